@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { MAX_TIMEOUT_MS } from "@/lib/execution/execute";
+import { readJson, toErrorResponse, errorResponse } from "@/lib/http/http";
+import type { Run } from "@/lib/runs/types";
+import { getStudio, localActor } from "@/lib/studio/studio";
+
+export const dynamic = "force-dynamic";
+
+const RunBody = z.strictObject({
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  timeoutMs: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
+  replayOf: z.uuid().optional(),
+  origin: z.enum(["ui", "api"]).optional(),
+});
+
+/**
+ * Runs a tool and returns the captured run. With `Accept: application/x-ndjson` it streams
+ * `started`, `progress` and a final `run` event, so the UI can show progress and cancel.
+ */
+export async function POST(req: Request, ctx: { params: Promise<{ name: string }> }) {
+  try {
+    const { name } = await ctx.params;
+    const body = await readJson(req, RunBody);
+    const studio = await getStudio();
+    if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+    const base = {
+      tool: name,
+      arguments: body.arguments ?? {},
+      timeoutMs: body.timeoutMs,
+      replayOf: body.replayOf,
+      origin: body.origin ?? "api",
+      actor: localActor(),
+      signal: req.signal,
+    } as const;
+
+    if ((req.headers.get("accept") ?? "").includes("application/x-ndjson")) return stream(studio.execute, base);
+
+    const run = await studio.execute(base);
+    return runResponse(run);
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}
+
+function runResponse(run: Run): Response {
+  if (run.status === "rejected" && run.error) {
+    return Response.json({ error: run.error, run }, { status: 400 });
+  }
+  return Response.json({ run });
+}
+
+type Execute = Awaited<ReturnType<typeof getStudio>>["execute"];
+
+function stream(execute: Execute, base: Parameters<Execute>[0]): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: object) => {
+        try {
+          controller.enqueue(encoder.encode(JSON.stringify(event) + "\n"));
+        } catch {
+          // the client went away; the run still finishes and is captured
+        }
+      };
+      try {
+        const run = await execute({
+          ...base,
+          onStart: (runId) => send({ type: "started", runId }),
+          onProgress: (p) => send({ type: "progress", ...p }),
+        });
+        send({ type: "run", run });
+      } catch (err) {
+        const res = toErrorResponse(err);
+        send({ type: "error", status: res.status, ...(await res.json()) });
+      }
+      try {
+        controller.close();
+      } catch {}
+    },
+  });
+  return new Response(body, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store" } });
+}

@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { GeistSans } from "geist/font/sans";
+import { GeistMono } from "geist/font/mono";
+import { AppHeader } from "@/components/layout/AppHeader";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Tool Studio", template: "%s · Tool Studio" },
+  description: "See, try and audit the tools that AI agents call.",
+  icons: { icon: "/icon.svg" },
+};
+
+// Chooses the theme before first paint: the saved choice, else the system's.
+const themeScript = `try{var t=localStorage.getItem("theme");if(t==="dark"||(!t&&matchMedia("(prefers-color-scheme: dark)").matches))document.documentElement.classList.add("dark")}catch(e){}`;
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" suppressHydrationWarning className={`${GeistSans.variable} ${GeistMono.variable}`}>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+      </head>
+      <body className="min-h-screen font-sans text-sm">
+        <AppHeader />
+        <main className="mx-auto max-w-[1400px] px-4 py-5 sm:px-6">{children}</main>
+      </body>
+    </html>
+  );
+}

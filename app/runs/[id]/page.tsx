@@ -1,0 +1,71 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getStudio } from "@/lib/studio/studio";
+import { JsonView } from "@/components/runs/JsonView";
+import { RunOutput } from "@/components/runs/RunOutput";
+import { formatTime } from "@/components/runs/RunTable";
+import { formatDuration, StatusBadge } from "@/components/runs/StatusBadge";
+import { RunAgainButton } from "@/components/runs/RunAgainButton";
+import { Card } from "@/components/ui/Card";
+import { buttonClass } from "@/components/ui/button-styles";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  return { title: `Run ${(await params).id.slice(0, 8)}` };
+}
+
+export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const studio = await getStudio();
+  const run = await studio.runs.get(id);
+  if (!run) notFound();
+  const registered = Boolean(await studio.registry.get(run.tool));
+
+  const facts: [string, React.ReactNode][] = [
+    ["Tool", registered ? <Link className="font-mono text-primary hover:underline" href={`/tools/${encodeURIComponent(run.tool)}`}>{run.tool}</Link> : <span className="font-mono">{run.tool} (no longer registered)</span>],
+    ["Source", run.source],
+    ["Started", formatTime(run.startedAt)],
+    ["Finished", run.finishedAt ? formatTime(run.finishedAt) : "—"],
+    ["Duration", formatDuration(run.durationMs)],
+    ["Timeout", formatDuration(run.timeoutMs)],
+    ["Origin", run.origin + (run.clientName ? ` (${run.clientName})` : "")],
+    ["Actor", run.actor],
+    ["Replay of", run.replayOf ? <Link className="font-mono text-primary hover:underline" href={`/runs/${run.replayOf}`}>{run.replayOf.slice(0, 8)}</Link> : "—"],
+    ["Spec hash", <code key="h" className="font-mono text-[12px]" title={run.specHash}>{run.specHash.slice(0, 16)}…</code>],
+  ];
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <Link href="/runs" className="text-[12px] text-muted-foreground hover:text-foreground">← History</Link>
+        <div className="mt-1 flex flex-wrap items-center gap-3">
+          <h1 className="text-xl font-semibold tracking-tight">Run <span className="font-mono">{run.id.slice(0, 8)}</span></h1>
+          <StatusBadge status={run.status} />
+          <span className="font-mono text-muted-foreground">{run.tool}</span>
+          <div className="ml-auto flex gap-2">
+            {registered && <Link className={buttonClass.secondary} href={`/tools/${encodeURIComponent(run.tool)}?fromRun=${run.id}`}>Open in form</Link>}
+            {registered && run.status !== "running" && <RunAgainButton run={run} />}
+          </div>
+        </div>
+        <p className="mt-1 font-mono text-[12px] text-muted-foreground">{run.id}</p>
+      </div>
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <div className="space-y-4">
+          <Card title="Arguments"><JsonView value={run.arguments} /></Card>
+          <Card title="Outcome"><RunOutput run={run} showLink={false} /></Card>
+        </div>
+        <Card title="Details">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5">
+            {facts.map(([k, v]) => (
+              <div key={k} className="contents">
+                <dt className="text-muted-foreground">{k}</dt>
+                <dd className="min-w-0 break-words">{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </Card>
+      </div>
+    </div>
+  );
+}

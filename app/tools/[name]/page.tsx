@@ -1,0 +1,58 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { displayName } from "@/lib/tools/spec";
+import { getStudio } from "@/lib/studio/studio";
+import { AnnotationBadges } from "@/components/tools/AnnotationBadges";
+import { ToolDefinition } from "@/components/tools/ToolDefinition";
+import { ToolIcons } from "@/components/tools/ToolIcons";
+import { Badge } from "@/components/ui/Badge";
+import { Workbench } from "@/components/workbench/Workbench";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ name: string }>; searchParams: Promise<{ fromRun?: string }> };
+
+export async function generateMetadata({ params }: Props) {
+  return { title: decodeURIComponent((await params).name) };
+}
+
+export default async function ToolPage({ params, searchParams }: Props) {
+  const name = decodeURIComponent((await params).name);
+  const { fromRun } = await searchParams;
+  const studio = await getStudio();
+  const tool = await studio.registry.get(name);
+  if (!tool) notFound();
+  const spec = tool.spec;
+
+  // "Open in form": start from a captured run's arguments.
+  const source = fromRun ? await studio.runs.get(fromRun) : null;
+  const initialArgs = source && source.tool === name && isObject(source.arguments) ? source.arguments : {};
+  const { runs } = await studio.runs.list({ tool: name, limit: 8 });
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <Link href="/" className="text-[12px] text-muted-foreground hover:text-foreground">← All tools</Link>
+        <div className="mt-1 flex flex-wrap items-center gap-3">
+          <ToolIcons icons={spec.icons} />
+          <h1 className="text-xl font-semibold tracking-tight">{displayName(spec)}</h1>
+          <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[12px]">{spec.name}</code>
+          <Badge>{spec.source.id}</Badge>
+          <AnnotationBadges spec={spec} />
+        </div>
+        {spec.description && <p className="mt-2 max-w-4xl whitespace-pre-wrap text-muted-foreground">{spec.description}</p>}
+        {source && (
+          <p className="mt-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-1.5 text-[13px]">
+            Form filled from <Link className="font-mono text-primary hover:underline" href={`/runs/${source.id}`}>run {source.id.slice(0, 8)}</Link>.
+          </p>
+        )}
+      </div>
+      <Workbench key={source?.id ?? "fresh"} tool={spec} initialArgs={initialArgs} recentRuns={runs} />
+      <ToolDefinition tool={spec} />
+    </div>
+  );
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,26 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+const LINKS = [
+  { href: "/", label: "Tools", match: (p: string) => p === "/" || p.startsWith("/tools") },
+  { href: "/runs", label: "History", match: (p: string) => p.startsWith("/runs") },
+];
+
+export function NavLinks() {
+  const path = usePathname() ?? "/";
+  return (
+    <nav className="flex items-center gap-1">
+      {LINKS.map((l) => (
+        <Link
+          key={l.href}
+          href={l.href}
+          aria-current={l.match(path) ? "page" : undefined}
+          className="rounded-md px-2.5 py-1 text-muted-foreground hover:bg-accent hover:text-foreground aria-[current=page]:bg-accent aria-[current=page]:text-foreground aria-[current=page]:font-medium"
+        >
+          {l.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

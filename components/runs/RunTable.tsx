@@ -1,0 +1,64 @@
+import Link from "next/link";
+import type { Run } from "@/lib/runs/types";
+import { Badge } from "@/components/ui/Badge";
+import { formatDuration, StatusBadge } from "./StatusBadge";
+
+function argsPreview(args: unknown): string {
+  const s = JSON.stringify(args) ?? "";
+  return s.length > 90 ? s.slice(0, 89) + "…" : s;
+}
+
+export function formatTime(iso: string): string {
+  const d = new Date(iso);
+  return d.toISOString().replace("T", " ").slice(0, 19) + "Z";
+}
+
+/** Runs newest first; every row opens the run. */
+export function RunTable({ runs, showTool = true }: { runs: Run[]; showTool?: boolean }) {
+  if (runs.length === 0) return <p className="p-6 text-center text-muted-foreground">No runs yet.</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-[13px]" data-testid="run-table">
+        <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
+          <tr>
+            <th className="px-3 py-2 font-medium">Status</th>
+            {showTool && <th className="px-3 py-2 font-medium">Tool</th>}
+            <th className="px-3 py-2 font-medium">Arguments</th>
+            <th className="px-3 py-2 font-medium">Error</th>
+            <th className="px-3 py-2 text-right font-medium">Duration</th>
+            <th className="px-3 py-2 font-medium">Started</th>
+            <th className="px-3 py-2 font-medium">Origin</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id} className="border-b last:border-0 hover:bg-accent/50" data-testid="run-row">
+              <td className="px-3 py-1.5">
+                <Link href={`/runs/${r.id}`} className="block" aria-label={`Open run ${r.id}`}>
+                  <StatusBadge status={r.status} />
+                </Link>
+              </td>
+              {showTool && (
+                <td className="px-3 py-1.5">
+                  <Link href={`/runs/${r.id}`} className="font-mono text-[12px] hover:text-primary hover:underline">{r.tool}</Link>
+                </td>
+              )}
+              <td className="max-w-[340px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground" title={JSON.stringify(r.arguments)}>
+                {argsPreview(r.arguments)}
+              </td>
+              <td className="px-3 py-1.5">{r.error ? <Badge tone="danger" className="font-mono">{r.error.kind}</Badge> : null}</td>
+              <td className="px-3 py-1.5 text-right tabular-nums">{formatDuration(r.durationMs)}</td>
+              <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground">
+                <Link href={`/runs/${r.id}`} className="hover:underline">{formatTime(r.startedAt)}</Link>
+              </td>
+              <td className="px-3 py-1.5">
+                <Badge>{r.origin}</Badge>
+                {r.replayOf && <Badge tone="primary" className="ml-1" title={`replay of ${r.replayOf}`}>replay</Badge>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

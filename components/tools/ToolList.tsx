@@ -1,0 +1,119 @@
+"use client";
+import Link from "next/link";
+import { useMemo, useState } from "react";
+import { Search } from "lucide-react";
+import { annotationHint, displayName, type ToolSpec } from "@/lib/tools/spec";
+import { Badge } from "@/components/ui/Badge";
+import { AnnotationBadges } from "./AnnotationBadges";
+
+const HINT_FILTERS = [
+  { id: "read-only", test: (t: ToolSpec) => annotationHint(t, "readOnlyHint") },
+  { id: "writes", test: (t: ToolSpec) => !annotationHint(t, "readOnlyHint") },
+  { id: "destructive", test: (t: ToolSpec) => !annotationHint(t, "readOnlyHint") && annotationHint(t, "destructiveHint") },
+  { id: "idempotent", test: (t: ToolSpec) => annotationHint(t, "idempotentHint") },
+  { id: "closed world", test: (t: ToolSpec) => !annotationHint(t, "openWorldHint") },
+] as const;
+
+function paramCount(t: ToolSpec): number {
+  const p = t.inputSchema.properties;
+  return p && typeof p === "object" ? Object.keys(p).length : 0;
+}
+
+export function ToolList({ tools }: { tools: ToolSpec[] }) {
+  const [query, setQuery] = useState("");
+  const [source, setSource] = useState<string>("all");
+  const [hints, setHints] = useState<string[]>([]);
+  const sources = useMemo(() => [...new Set(tools.map((t) => t.source.id))].sort(), [tools]);
+
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return tools
+      .filter((t) => source === "all" || t.source.id === source)
+      .filter((t) => hints.every((h) => HINT_FILTERS.find((f) => f.id === h)!.test(t)))
+      .filter((t) => !q || [t.name, t.title, t.annotations?.title, t.description].some((s) => typeof s === "string" && s.toLowerCase().includes(q)))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }, [tools, query, source, hints]);
+
+  const toggleHint = (id: string) => setHints((h) => (h.includes(id) ? h.filter((x) => x !== id) : [...h, id]));
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <div>
+          <h1 className="text-lg font-semibold tracking-tight">Tools</h1>
+          <p className="text-muted-foreground">
+            {tools.length} registered from {sources.length} source{sources.length === 1 ? "" : "s"}. Open one to read its schemas, fill its form and run it.
+          </p>
+        </div>
+      </div>
+
+      <div className="flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2">
+        <label className="relative flex min-w-64 flex-1 items-center">
+          <Search className="pointer-events-none absolute left-2.5 size-4 text-muted-foreground" />
+          <input
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="Search name, title or description…"
+            aria-label="Search tools"
+            className="h-8 w-full rounded-md border bg-background pl-8 pr-2 outline-none focus:ring-2 focus:ring-ring/40"
+          />
+        </label>
+        <select value={source} onChange={(e) => setSource(e.target.value)} aria-label="Filter by source" className="h-8 rounded-md border bg-background px-2">
+          <option value="all">All sources</option>
+          {sources.map((s) => (
+            <option key={s} value={s}>{s}</option>
+          ))}
+        </select>
+        <div className="flex flex-wrap gap-1" role="group" aria-label="Filter by annotations">
+          {HINT_FILTERS.map((f) => (
+            <button
+              key={f.id}
+              type="button"
+              aria-pressed={hints.includes(f.id)}
+              onClick={() => toggleHint(f.id)}
+              className="h-8 rounded-md border px-2.5 text-[12px] text-muted-foreground hover:bg-accent aria-pressed:border-primary/50 aria-pressed:bg-primary/10 aria-pressed:text-primary"
+            >
+              {f.id}
+            </button>
+          ))}
+        </div>
+      </div>
+
+      {shown.length === 0 ? (
+        <div className="rounded-lg border border-dashed p-10 text-center text-muted-foreground">
+          No tool matches these filters.{" "}
+          <button type="button" className="text-primary underline" onClick={() => { setQuery(""); setSource("all"); setHints([]); }}>
+            Clear filters
+          </button>
+        </div>
+      ) : (
+        <ul className="grid gap-2 md:grid-cols-2" aria-label="Tools">
+          {shown.map((t) => (
+            <li key={t.name}>
+              <Link
+                href={`/tools/${encodeURIComponent(t.name)}`}
+                data-testid="tool-card"
+                className="group flex h-full flex-col gap-1.5 rounded-lg border bg-card p-3 shadow-xs transition hover:border-primary/40 hover:shadow-sm"
+              >
+                <div className="flex items-baseline gap-2">
+                  <span className="font-semibold group-hover:text-primary">{displayName(t)}</span>
+                  <code className="truncate font-mono text-[12px] text-muted-foreground">{t.name}</code>
+                  <span className="ml-auto"><Badge>{t.source.id}</Badge></span>
+                </div>
+                {t.description && <p className="line-clamp-2 text-muted-foreground">{t.description}</p>}
+                <div className="mt-auto flex flex-wrap items-center gap-1 pt-1">
+                  <AnnotationBadges spec={t} />
+                  <span className="ml-auto text-[11px] text-muted-foreground">
+                    {paramCount(t)} param{paramCount(t) === 1 ? "" : "s"}
+                    {t.outputSchema ? " · output schema" : ""}
+                  </span>
+                </div>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import type { ReactNode } from "react";
+
+export function Card({ title, actions, children, className = "", bodyClassName = "p-4" }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; bodyClassName?: string }) {
+  return (
+    <section className={`rounded-lg border bg-card text-card-foreground shadow-xs ${className}`}>
+      {(title || actions) && (
+        <header className="flex items-center gap-2 border-b px-4 py-2.5">
+          <h2 className="text-[13px] font-semibold tracking-tight">{title}</h2>
+          <div className="ml-auto flex items-center gap-2">{actions}</div>
+        </header>
+      )}
+      <div className={bodyClassName}>{children}</div>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+import { useEffect, useRef, useState } from "react";
+import Editor, { type OnMount } from "@monaco-editor/react";
+import { monaco } from "./monaco-setup";
+
+type Props = {
+  /** The value to show; pushed into the editor only when it differs from what is typed there. */
+  value: string;
+  onChange(text: string): void;
+  /** JSON Schema for completion and squiggles as you type. */
+  schema?: object;
+  modelPath: string;
+  onRun?(): void;
+  height?: number | string;
+  readOnly?: boolean;
+};
+
+function useDarkMode(): boolean {
+  const [dark, setDark] = useState(false);
+  useEffect(() => {
+    const el = document.documentElement;
+    const update = () => setDark(el.classList.contains("dark"));
+    update();
+    const obs = new MutationObserver(update);
+    obs.observe(el, { attributes: true, attributeFilter: ["class"] });
+    return () => obs.disconnect();
+  }, []);
+  return dark;
+}
+
+/** Monaco JSON editor, uncontrolled (a controlled value drops keystrokes), kept in sync by diffing. */
+export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly }: Props) {
+  const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
+  const onRunRef = useRef(onRun);
+  onRunRef.current = onRun;
+  const dark = useDarkMode();
+
+  useEffect(() => {
+    const uri = monaco.Uri.parse(modelPath).toString();
+    const others = (monaco.json.jsonDefaults.diagnosticsOptions.schemas ?? []).filter((s) => s.uri !== `${uri}#schema`);
+    monaco.json.jsonDefaults.setDiagnosticsOptions({
+      validate: true,
+      allowComments: false,
+      enableSchemaRequest: false,
+      schemas: schema ? [...others, { uri: `${uri}#schema`, fileMatch: [uri], schema }] : others,
+    });
+  }, [schema, modelPath]);
+
+  useEffect(() => {
+    const ed = editorRef.current;
+    if (ed && ed.getValue() !== value) {
+      // Only reformat when the editor's JSON means something else, so typing is never disturbed.
+      try {
+        if (JSON.stringify(JSON.parse(ed.getValue())) === JSON.stringify(JSON.parse(value))) return;
+      } catch {}
+      ed.setValue(value);
+    }
+  }, [value]);
+
+  const onMount: OnMount = (ed, m) => {
+    editorRef.current = ed;
+    ed.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.Enter, () => onRunRef.current?.());
+  };
+
+  return (
+    <div className="overflow-hidden rounded-md border" data-testid="json-editor">
+      <Editor
+        height={height}
+        defaultLanguage="json"
+        path={modelPath}
+        defaultValue={value}
+        theme={dark ? "vs-dark" : "vs"}
+        onMount={onMount}
+        onChange={(v) => onChange(v ?? "")}
+        options={{
+          minimap: { enabled: false },
+          fontSize: 12.5,
+          lineNumbersMinChars: 3,
+          scrollBeyondLastLine: false,
+          tabSize: 2,
+          automaticLayout: true,
+          readOnly,
+          renderLineHighlight: "none",
+          fixedOverflowWidgets: true,
+        }}
+        loading={<div className="p-3 text-muted-foreground">Loading editor…</div>}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+"use client";
+import dynamic from "next/dynamic";
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type Form from "@rjsf/core";
+import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
+import { Play, Square, RotateCcw } from "lucide-react";
+import { pruneUnset } from "@/lib/forms/prune";
+import type { Run } from "@/lib/runs/types";
+import type { FieldError } from "@/lib/tools/errors";
+import type { ToolSpec } from "@/lib/tools/spec";
+import { RunOutput } from "@/components/runs/RunOutput";
+import { RunTable } from "@/components/runs/RunTable";
+import { Card } from "@/components/ui/Card";
+import { buttonClass } from "@/components/ui/button-styles";
+import { ParamForm } from "./ParamForm";
+import { readRunStream, type Progress } from "./run-stream";
+
+const JsonEditor = dynamic(() => import("./JsonEditor"), {
+  ssr: false,
+  loading: () => <div className="h-[360px] animate-pulse rounded-md border bg-muted/50" />,
+});
+
+type Props = {
+  tool: ToolSpec;
+  initialArgs: Record<string, unknown>;
+  recentRuns: Run[];
+};
+
+const pretty = (v: unknown) => JSON.stringify(v, null, 2);
+
+/** Server field errors (JSON pointers) to RJSF's error tree, so they show beside the fields. */
+function toErrorSchema(details: FieldError[]): ErrorSchema {
+  const root: Record<string, unknown> = {};
+  for (const d of details) {
+    let node = root;
+    for (const seg of d.path.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+      node = (node[seg] ??= {}) as Record<string, unknown>;
+    }
+    ((node.__errors ??= []) as string[]).push(d.message);
+  }
+  return root as ErrorSchema;
+}
+
+export function Workbench({ tool, initialArgs, recentRuns }: Props) {
+  const [formData, setFormData] = useState<unknown>(initialArgs);
+  const [args, setArgs] = useState<unknown>(initialArgs);
+  const [jsonText, setJsonText] = useState(() => pretty(initialArgs));
+  const [jsonError, setJsonError] = useState<string | null>(null);
+  const [timeoutSec, setTimeoutSec] = useState<number>(Math.round((tool.timeoutMs ?? 30_000) / 1000));
+  const [running, setRunning] = useState<{ runId?: string; progress?: Progress } | null>(null);
+  const [run, setRun] = useState<Run | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [runs, setRuns] = useState(recentRuns);
+  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
+  const formRef = useRef<Form>(null);
+
+  const onFormChange = (data: unknown) => {
+    setFormData(data);
+    const cleaned = pruneUnset(data ?? {});
+    setArgs(cleaned);
+    setJsonText(pretty(cleaned));
+    setJsonError(null);
+  };
+
+  const onJsonChange = (text: string) => {
+    setJsonText(text);
+    try {
+      const parsed = JSON.parse(text);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+        setJsonError("Arguments must be a JSON object.");
+        return;
+      }
+      setJsonError(null);
+      setArgs(parsed);
+      setFormData(parsed);
+    } catch (e) {
+      setJsonError(`Not valid JSON yet: ${(e as Error).message}`);
+    }
+  };
+
+  const refreshRuns = useCallback(async () => {
+    const res = await fetch(`/api/runs?tool=${encodeURIComponent(tool.name)}&limit=8`, { cache: "no-store" });
+    if (res.ok) setRuns((await res.json()).runs);
+  }, [tool.name]);
+
+  const execute = useCallback(async () => {
+    if (running || jsonError) return;
+    formRef.current?.validateForm(); // inline hints; the server's verdict is the one that counts
+    setRunning({});
+    setFailure(null);
+    setExtraErrors(undefined);
+    try {
+      const res = await fetch(`/api/tools/${encodeURIComponent(tool.name)}/run`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/x-ndjson" },
+        body: JSON.stringify({ arguments: args, origin: "ui", timeoutMs: Math.max(1, Math.round(timeoutSec * 1000)) }),
+      });
+      const final = await readRunStream(res, {
+        started: (runId) => setRunning((r) => ({ ...r, runId })),
+        progress: (progress) => setRunning((r) => ({ ...r, progress })),
+      });
+      setRun(final);
+      if (final.error?.details?.length) setExtraErrors(toErrorSchema(final.error.details));
+    } catch (e) {
+      setFailure((e as Error).message);
+    } finally {
+      setRunning(null);
+      void refreshRuns();
+    }
+  }, [args, jsonError, running, timeoutSec, tool.name, refreshRuns]);
+
+  const cancel = async () => {
+    if (running?.runId) await fetch(`/api/runs/${running.runId}/cancel`, { method: "POST" });
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
+        e.preventDefault();
+        void execute();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [execute]);
+
+  const reset = () => onFormChange({});
+  const progress = running?.progress;
+  const pct = progress?.total ? Math.min(100, (progress.progress / progress.total) * 100) : undefined;
+
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card title="Parameters" actions={<button type="button" className={buttonClass.ghost} onClick={reset}><RotateCcw className="size-3.5" />Reset</button>}>
+          <ParamForm ref={formRef} schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} />
+        </Card>
+        <Card title="Arguments (JSON)" actions={jsonError ? <span className="text-[12px] text-destructive" role="status">{jsonError}</span> : <span className="text-[12px] text-muted-foreground">in sync with the form</span>}>
+          <JsonEditor value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={execute} height={420} />
+        </Card>
+      </div>
+
+      <div className="sticky bottom-0 z-20 -mx-1 flex flex-wrap items-center gap-3 rounded-lg border bg-card/95 px-3 py-2 shadow-sm backdrop-blur">
+        <button type="button" className={buttonClass.primary} onClick={execute} disabled={!!running || !!jsonError} data-testid="run-button">
+          <Play className="size-3.5" /> Run
+        </button>
+        <kbd className="hidden rounded border bg-muted px-1.5 py-0.5 font-mono text-[11px] text-muted-foreground sm:inline">Ctrl/⌘ + Enter</kbd>
+        {running && (
+          <button type="button" className={buttonClass.danger} onClick={cancel} disabled={!running.runId} data-testid="cancel-button">
+            <Square className="size-3.5" /> Cancel
+          </button>
+        )}
+        <label className="flex items-center gap-1.5 text-muted-foreground">
+          Timeout
+          <input type="number" min={1} max={600} value={timeoutSec} onChange={(e) => setTimeoutSec(Number(e.target.value) || 1)} className="h-7 w-16 rounded-md border bg-background px-2 text-right tabular-nums" aria-label="Timeout in seconds" />
+          s
+        </label>
+        {running && (
+          <div className="flex min-w-48 flex-1 items-center gap-2" data-testid="progress">
+            <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-muted" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+              <div className={`h-full rounded-full bg-primary transition-all ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct !== undefined ? { width: `${pct}%` } : undefined} />
+            </div>
+            <span className="whitespace-nowrap text-[12px] text-muted-foreground">
+              {progress ? `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}${progress.message ? ` · ${progress.message}` : ""}` : "running…"}
+            </span>
+          </div>
+        )}
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <Card title="Result">
+          <div data-testid="result-panel">
+            {failure && <p role="alert" className="text-destructive">{failure}</p>}
+            {run ? <RunOutput run={run} /> : !failure && <p className="text-muted-foreground">Fill the form (or the JSON) and press Run. The result and its run record appear here.</p>}
+          </div>
+        </Card>
+        <Card title="Recent runs of this tool" bodyClassName="p-0" actions={<Link href={`/runs?tool=${encodeURIComponent(tool.name)}`} className="text-[12px] text-primary hover:underline">All →</Link>}>
+          <RunTable runs={runs} showTool={false} />
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+// Prisma client factory: PostgreSQL when DATABASE_URL is set, otherwise an embedded PGlite
+// database on disk, so the studio runs with zero setup.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "./generated/client";
+import { migrate, pgliteRunner, pgRunner, type MigrateOptions, type MigrateResult } from "./migrate";
+
+export type DbKind = "pg" | "pglite";
+
+export interface Db {
+  prisma: PrismaClient;
+  kind: DbKind;
+  /** Applies pending migrations through the same driver (PGlite allows one instance per data dir). */
+  migrate(opts?: MigrateOptions): Promise<MigrateResult>;
+  close(): Promise<void>;
+}
+
+export interface CreatePrismaOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+}
+
+export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> {
+  const url = opts.databaseUrl ?? process.env.DATABASE_URL;
+  if (url) {
+    // The adapter owns its pool (built from the config) and ends it on $disconnect.
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+    return {
+      prisma,
+      kind: "pg",
+      // A dedicated connection: the advisory lock and the per-migration transactions need one session.
+      async migrate(mopts) {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          return await migrate(pgRunner(client), mopts);
+        } finally {
+          await client.end();
+        }
+      },
+      close: () => prisma.$disconnect(),
+    };
+  }
+
+  const dataDir = path.resolve(
+    /*turbopackIgnore: true*/ process.cwd(),
+    opts.dataDir ?? process.env.STUDIO_DATA_DIR ?? "./data/pglite",
+  );
+  await mkdir(/*turbopackIgnore: true*/ dataDir, { recursive: true });
+  const db = new PGlite(dataDir);
+  await db.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  return {
+    prisma,
+    kind: "pglite",
+    migrate: (mopts) => migrate(pgliteRunner(db), mopts),
+    async close() {
+      await prisma.$disconnect();
+      // The adapter does not close PGlite; closing flushes and frees the data dir for other processes.
+      if (!db.closed) await db.close();
+    },
+  };
+}
+
+// Cached on globalThis so Next dev hot reloads reuse one client (and one PGlite instance).
+const store = globalThis as typeof globalThis & { __toolStudioDb?: Promise<Db> };
+
+/** The process-wide database, migrated before first use. */
+export function getDb(): Promise<Db> {
+  if (!store.__toolStudioDb) {
+    const ready = (async () => {
+      const db = await createPrisma();
+      try {
+        await db.migrate();
+      } catch (e) {
+        await db.close().catch(() => {});
+        throw e;
+      }
+      return db;
+    })();
+    // A failed start is not cached: the next call retries.
+    ready.catch(() => {
+      if (store.__toolStudioDb === ready) store.__toolStudioDb = undefined;
+    });
+    store.__toolStudioDb = ready;
+  }
+  return store.__toolStudioDb;
+}
+
+export async function getPrisma(): Promise<PrismaClient> {
+  return (await getDb()).prisma;
+}
+
+/** Closes the process-wide database if it was opened (tests, graceful shutdown). */
+export async function closeDb(): Promise<void> {
+  const pending = store.__toolStudioDb;
+  store.__toolStudioDb = undefined;
+  if (pending) await (await pending.catch(() => undefined))?.close();
+}

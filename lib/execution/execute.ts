@@ -1,0 +1,179 @@
+import { randomUUID } from "node:crypto";
+import type { Registry } from "../registry/registry";
+import type { RunStore, RunOutcome, RunStart } from "../runs/store";
+import type { Run, RunOrigin } from "../runs/types";
+import type { ProgressUpdate, RegisteredTool } from "../tools/define";
+import { ToolError, toToolError, type ErrorKind } from "../tools/errors";
+import { specHash } from "../tools/hash";
+import type { ContentBlock, ToolOutput } from "../tools/output";
+import { describeFieldErrors, SchemaCompileError, validate } from "../schema/validate";
+import { trackRun } from "./active-runs";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const MAX_TIMEOUT_MS = 10 * 60_000;
+
+export interface ExecuteRequest {
+  tool: string;
+  arguments: unknown;
+  origin: RunOrigin;
+  actor: string;
+  clientName?: string;
+  timeoutMs?: number;
+  replayOf?: string;
+  /** Aborts the run as cancelled (e.g. the caller went away). */
+  signal?: AbortSignal;
+  onStart?(runId: string): void;
+  onProgress?(update: ProgressUpdate): void;
+}
+
+export interface ExecuteDeps {
+  registry: Registry;
+  runs: RunStore;
+}
+
+/** Thrown for a tool name the registry does not know: nothing ran, nothing is captured. */
+export class UnknownToolError extends ToolError {
+  constructor(name: string) {
+    super("not_found", `No tool named "${name}" is registered.`);
+  }
+}
+
+/**
+ * Validates, runs and captures one tool call. Every call that reaches a known tool is
+ * captured, whatever its outcome; invalid arguments are captured as `rejected` without running.
+ */
+export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promise<Run> {
+  const tool = await deps.registry.get(req.tool);
+  if (!tool) throw new UnknownToolError(req.tool);
+
+  const timeoutMs = Math.min(Math.max(req.timeoutMs ?? tool.spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1), MAX_TIMEOUT_MS);
+  const start: RunStart = {
+    id: randomUUID(),
+    toolName: tool.spec.name,
+    toolSource: tool.spec.source.id,
+    toolSpecHash: specHash(tool.spec),
+    arguments: req.arguments ?? {},
+    timeoutMs,
+    startedAt: new Date(),
+    actor: req.actor,
+    origin: req.origin,
+    clientName: req.clientName,
+    replayOf: req.replayOf,
+  };
+
+  const rejection = checkArguments(tool, start.arguments);
+  if (rejection) {
+    return deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
+  }
+
+  await deps.runs.start(start);
+  req.onStart?.(start.id);
+  const outcome = await invoke(tool, start, timeoutMs, req);
+  return deps.runs.finish(start.id, start.startedAt, outcome);
+}
+
+function checkArguments(tool: RegisteredTool, args: unknown): ToolError | null {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    return new ToolError("invalid_args", "Arguments must be a JSON object.", { fields: [{ path: "", message: "must be an object" }] });
+  }
+  try {
+    const result = validate(tool.spec.inputSchema, args);
+    if (result.valid) return null;
+    return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(result.errors)}`, { fields: result.errors });
+  } catch (err) {
+    if (err instanceof SchemaCompileError) {
+      return new ToolError("provider", "The tool's input schema is not a valid JSON Schema.", { detail: err.message });
+    }
+    throw err;
+  }
+}
+
+async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, req: ExecuteRequest): Promise<RunOutcome> {
+  const controller = new AbortController();
+  const untrack = trackRun(start.id, controller);
+  const timer = setTimeout(
+    () => controller.abort(new ToolError("timeout", `The tool did not finish within ${timeoutMs} ms.`)),
+    timeoutMs,
+  );
+  const onCallerAbort = () => controller.abort(new ToolError("cancelled", "The caller cancelled the run."));
+  if (req.signal?.aborted) onCallerAbort();
+  req.signal?.addEventListener("abort", onCallerAbort, { once: true });
+
+  // A tool that ignores its signal must still not hold the run open past the timeout.
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(controller.signal.reason);
+    if (controller.signal.aborted) fail();
+    else controller.signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => {});
+
+  try {
+    const output = await Promise.race([
+      tool.invoke(start.arguments as Record<string, unknown>, {
+        signal: controller.signal,
+        runId: start.id,
+        actor: start.actor,
+        progress: (p) => {
+          if (!controller.signal.aborted) req.onProgress?.(p);
+        },
+      }),
+      aborted,
+    ]);
+    return outcomeOf(tool, output);
+  } catch (err) {
+    // An abort wins over whatever error the tool threw while being aborted.
+    const e = controller.signal.aborted ? toToolError(controller.signal.reason) : toToolError(err);
+    const status = e.kind === "timeout" ? "timeout" : e.kind === "cancelled" ? "cancelled" : "error";
+    return { status, finishedAt: new Date(), error: errorOf(e) };
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener("abort", onCallerAbort);
+    untrack();
+  }
+}
+
+function outcomeOf(tool: RegisteredTool, output: ToolOutput): RunOutcome {
+  const finishedAt = new Date();
+  if (!output || !Array.isArray(output.content)) {
+    const e = new ToolError("provider", "The tool returned a malformed result (no content array).", {
+      detail: safeStringify(output),
+    });
+    return { status: "error", finishedAt, error: errorOf(e) };
+  }
+  const content = output.content as ContentBlock[];
+  if (output.isError) {
+    const message = content.find((b) => b.type === "text")?.text ?? "The tool reported an error.";
+    return { status: "error", finishedAt, content, structuredContent: output.structuredContent, error: { kind: "other", message } };
+  }
+  let outputValid: boolean | null = null;
+  let outputErrors = null;
+  const schema = tool.spec.outputSchema;
+  if (schema) {
+    if (output.structuredContent === undefined) {
+      outputValid = false;
+      outputErrors = [{ path: "", message: "structured content is missing although the tool declares an outputSchema" }];
+    } else {
+      try {
+        const r = validate(schema, output.structuredContent);
+        outputValid = r.valid;
+        outputErrors = r.valid ? null : r.errors;
+      } catch (err) {
+        outputValid = false;
+        outputErrors = [{ path: "", message: (err as Error).message }];
+      }
+    }
+  }
+  return { status: "success", finishedAt, content, structuredContent: output.structuredContent, outputValid, outputErrors };
+}
+
+function errorOf(e: ToolError): { kind: ErrorKind; message: string; detail?: string; fields?: typeof e.fields } {
+  return { kind: e.kind, message: e.message, detail: e.detail, fields: e.fields };
+}
+
+function safeStringify(v: unknown): string {
+  try {
+    return JSON.stringify(v)?.slice(0, 2000) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}

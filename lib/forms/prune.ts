@@ -1,0 +1,26 @@
+/**
+ * Form data to arguments: a field the user left unset must not be sent as "", null, [] or {}
+ * (RJSF fills such placeholders in). Array items keep their places; only empty members of
+ * objects are dropped. Values typed in the JSON editor do not pass through here.
+ */
+export function pruneUnset(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => (isPlainObject(v) ? pruneUnset(v) : v));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const pruned = pruneUnset(v);
+    if (isEmpty(pruned)) continue;
+    out[k] = pruned;
+  }
+  return out;
+}
+
+function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null || v === "") return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isPlainObject(v) && Object.keys(v).length === 0;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,76 @@
+import type { ZodType } from "zod";
+import { ToolError, type ErrorKind, type FieldError } from "../tools/errors";
+
+/** Request bodies above this are refused before they are read in full. */
+export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024;
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly kind: ErrorKind | "payload_too_large" | "bad_request",
+    message: string,
+    readonly details?: FieldError[],
+  ) {
+    super(message);
+  }
+}
+
+export function errorResponse(status: number, kind: string, message: string, details?: FieldError[], extra: object = {}): Response {
+  return Response.json({ error: { kind, message, ...(details ? { details } : {}) }, ...extra }, { status });
+}
+
+/** Maps anything thrown in a handler to a JSON error; unexpected errors never leak their text. */
+export function toErrorResponse(err: unknown): Response {
+  if (err instanceof HttpError) return errorResponse(err.status, err.kind, err.message, err.details);
+  if (err instanceof ToolError) {
+    const status = err.kind === "not_found" ? 404 : err.kind === "invalid_args" ? 400 : 500;
+    return errorResponse(status, err.kind, err.message, err.fields);
+  }
+  console.error("[tool-studio] unexpected error", err);
+  return errorResponse(500, "other", "Internal error in the studio; see the server log.");
+}
+
+/** Reads a JSON body with a size limit and parses it with a zod schema into field errors. */
+export async function readJson<T>(req: Request, schema: ZodType<T>): Promise<T> {
+  const declared = Number(req.headers.get("content-length"));
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const reader = req.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  let data: unknown = {};
+  if (text.trim()) {
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new HttpError(400, "bad_request", `The request body is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  return parseWith(schema, data, "request body");
+}
+
+export function parseWith<T>(schema: ZodType<T>, data: unknown, what: string): T {
+  const r = schema.safeParse(data);
+  if (r.success) return r.data;
+  const details = r.error.issues.map((i) => ({
+    path: i.path.length ? "/" + i.path.map(String).join("/") : "",
+    message: i.message,
+  }));
+  throw new HttpError(400, "bad_request", `Invalid ${what}: ${details.map((d) => `${d.path || "(root)"} ${d.message}`).join("; ")}`, details);
+}
+
+function tooLarge(): HttpError {
+  return new HttpError(413, "payload_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (STUDIO_MAX_BODY_BYTES).`);
+}

@@ -1,0 +1,188 @@
+import { Prisma, type PrismaClient } from "../db/generated/client";
+import type { ContentBlock } from "../tools/output";
+import type { ErrorKind, FieldError } from "../tools/errors";
+import type { Run, RunOrigin, RunStatus } from "./types";
+
+type RunRow = Prisma.RunGetPayload<object>;
+
+export interface RunStart {
+  id: string;
+  toolName: string;
+  toolSource: string;
+  toolSpecHash: string;
+  arguments: unknown;
+  timeoutMs?: number;
+  startedAt: Date;
+  actor: string;
+  origin: RunOrigin;
+  clientName?: string;
+  replayOf?: string;
+}
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, "running">;
+  finishedAt: Date;
+  content?: ContentBlock[];
+  structuredContent?: unknown;
+  outputValid?: boolean | null;
+  outputErrors?: FieldError[] | null;
+  error?: { kind: ErrorKind; message: string; detail?: string; fields?: FieldError[] };
+}
+
+export interface RunFilter {
+  tool?: string;
+  status?: RunStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+const json = (v: unknown) => (v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+const nullableJson = (v: unknown) => (v === undefined || v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+
+export class CursorError extends Error {}
+
+/** Keyset cursor: the (startedAt, id) of the last row of a page. */
+export function encodeCursor(row: { startedAt: Date; id: string }): string {
+  return Buffer.from(`${row.startedAt.toISOString()}|${row.id}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): { startedAt: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  const startedAt = new Date(iso ?? "");
+  if (!id || Number.isNaN(startedAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new CursorError("cursor is not one this API returned");
+  return { startedAt, id };
+}
+
+/** Reads and writes captured runs. */
+export class RunStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  private startData(r: RunStart) {
+    return {
+      id: r.id,
+      toolName: r.toolName,
+      toolSource: r.toolSource,
+      toolSpecHash: r.toolSpecHash,
+      arguments: nullableJson(r.arguments) as Prisma.InputJsonValue,
+      timeoutMs: r.timeoutMs ?? null,
+      startedAt: r.startedAt,
+      actor: r.actor,
+      origin: r.origin,
+      clientName: r.clientName ?? null,
+      replayOfId: r.replayOf ?? null,
+    };
+  }
+
+  private outcomeData(o: RunOutcome, startedAt: Date) {
+    return {
+      status: o.status,
+      finishedAt: o.finishedAt,
+      durationMs: Math.max(0, Math.round(o.finishedAt.getTime() - startedAt.getTime())),
+      content: json(o.content),
+      structuredContent: json(o.structuredContent),
+      outputValid: o.outputValid ?? null,
+      outputErrors: nullableJson(o.outputErrors),
+      errorKind: o.error?.kind ?? null,
+      errorMessage: o.error?.message ?? null,
+      errorDetail: o.error?.detail ?? null,
+      errorFields: nullableJson(o.error?.fields),
+    };
+  }
+
+  /** Records a run as started (status running) before the tool is called. */
+  async start(r: RunStart): Promise<void> {
+    await this.prisma.run.create({ data: { ...this.startData(r), status: "running" } });
+  }
+
+  async finish(id: string, startedAt: Date, o: RunOutcome): Promise<Run> {
+    const row = await this.prisma.run.update({ where: { id }, data: this.outcomeData(o, startedAt) });
+    return toRun(row);
+  }
+
+  /** A run that never started (e.g. invalid arguments): one write with its final state. */
+  async record(r: RunStart, o: RunOutcome): Promise<Run> {
+    const row = await this.prisma.run.create({ data: { ...this.startData(r), ...this.outcomeData(o, r.startedAt) } });
+    return toRun(row);
+  }
+
+  async get(id: string): Promise<Run | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    const row = await this.prisma.run.findUnique({ where: { id } });
+    return row ? toRun(row) : null;
+  }
+
+  /** Operator view of a run, with the detail that callers never see. */
+  async getErrorDetail(id: string): Promise<string | null> {
+    const row = await this.prisma.run.findUnique({ where: { id }, select: { errorDetail: true } });
+    return row?.errorDetail ?? null;
+  }
+
+  /** Newest first, keyset-paged on (startedAt, id). */
+  async list(f: RunFilter = {}): Promise<{ runs: Run[]; nextCursor: string | null }> {
+    const limit = Math.min(Math.max(f.limit ?? 50, 1), 200);
+    const where: Prisma.RunWhereInput = {};
+    if (f.tool) where.toolName = f.tool;
+    if (f.status) where.status = f.status;
+    if (f.cursor) {
+      const c = decodeCursor(f.cursor);
+      where.OR = [{ startedAt: { lt: c.startedAt } }, { startedAt: c.startedAt, id: { lt: c.id } }];
+    }
+    const rows = await this.prisma.run.findMany({
+      where,
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!) : null;
+    return { runs: page.map(toRun), nextCursor };
+  }
+
+  /** Runs left `running` by a process that died are marked interrupted at start-up. */
+  async markInterrupted(exceptIds: string[] = []): Promise<number> {
+    const { count } = await this.prisma.run.updateMany({
+      where: { status: "running", id: { notIn: exceptIds } },
+      data: {
+        status: "interrupted",
+        errorKind: "other",
+        errorMessage: "The studio stopped before this run finished.",
+        finishedAt: new Date(),
+      },
+    });
+    return count;
+  }
+}
+
+export function toRun(row: RunRow): Run {
+  const hasOutput = row.content !== null || row.structuredContent !== null;
+  return {
+    id: row.id,
+    tool: row.toolName,
+    source: row.toolSource,
+    specHash: row.toolSpecHash,
+    status: row.status,
+    arguments: row.arguments,
+    output: hasOutput
+      ? {
+          content: (row.content as unknown as ContentBlock[] | null) ?? [],
+          ...(row.structuredContent !== null ? { structuredContent: row.structuredContent } : {}),
+        }
+      : null,
+    outputValid: row.outputValid,
+    outputErrors: (row.outputErrors as unknown as FieldError[] | null) ?? null,
+    error: row.errorKind
+      ? {
+          kind: row.errorKind,
+          message: row.errorMessage ?? "",
+          ...(row.errorFields ? { details: row.errorFields as unknown as FieldError[] } : {}),
+        }
+      : null,
+    timeoutMs: row.timeoutMs,
+    durationMs: row.durationMs,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    origin: row.origin,
+    actor: row.actor,
+    clientName: row.clientName,
+    replayOf: row.replayOfId,
+  };
+}

@@ -1,0 +1,30 @@
+import type { ContentBlock } from "../tools/output";
+import type { ErrorKind, FieldError } from "../tools/errors";
+
+export const RUN_STATUSES = ["running", "success", "error", "rejected", "timeout", "cancelled", "interrupted"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RUN_ORIGINS = ["ui", "api", "mcp"] as const;
+export type RunOrigin = (typeof RUN_ORIGINS)[number];
+
+/** A captured run as the API and the UI see it. The operator-only error detail is not part of it. */
+export interface Run {
+  id: string;
+  tool: string;
+  source: string;
+  specHash: string;
+  status: RunStatus;
+  arguments: unknown;
+  output: { content: ContentBlock[]; structuredContent?: unknown } | null;
+  /** Did structuredContent match the outputSchema? null when there was nothing to check. */
+  outputValid: boolean | null;
+  outputErrors: FieldError[] | null;
+  error: { kind: ErrorKind; message: string; details?: FieldError[] } | null;
+  timeoutMs: number | null;
+  durationMs: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+  origin: RunOrigin;
+  actor: string;
+  clientName: string | null;
+  replayOf: string | null;
+}

@@ -1,0 +1,49 @@
+import os from "node:os";
+import { builtinSource } from "../builtin-tools";
+import { getDb } from "../db/client";
+import { executeTool, type ExecuteRequest } from "../execution/execute";
+import { activeRunIds } from "../execution/active-runs";
+import { Registry } from "../registry/registry";
+import { RunStore } from "../runs/store";
+
+/**
+ * The composition root: one registry and one run store per process, wired to the database.
+ * Kept on globalThis so Next's module reloading in dev does not create a second one.
+ */
+export interface Studio {
+  registry: Registry;
+  runs: RunStore;
+  execute(req: ExecuteRequest): ReturnType<typeof executeTool>;
+}
+
+const g = globalThis as unknown as { __toolStudio?: Promise<Studio> };
+
+export function getStudio(): Promise<Studio> {
+  return (g.__toolStudio ??= boot().catch((err) => {
+    g.__toolStudio = undefined; // let the next request retry (e.g. the database came up)
+    throw err;
+  }));
+}
+
+async function boot(): Promise<Studio> {
+  const db = await getDb();
+  const runs = new RunStore(db.prisma);
+  // Runs left `running` by an earlier process will never finish: say so.
+  await runs.markInterrupted(activeRunIds());
+  const registry = new Registry();
+  registry.addSource(builtinSource);
+  return { registry, runs, execute: (req) => executeTool({ registry, runs }, req) };
+}
+
+/** Who a run is attributed to until login exists: the local user of the machine. */
+export function localActor(): string {
+  return process.env.STUDIO_ACTOR || `local:${safeUser()}`;
+}
+
+function safeUser(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return "user";
+  }
+}

@@ -1,0 +1,58 @@
+import type { FromSchema, JSONSchema } from "json-schema-to-ts";
+import type { JsonSchema, ToolAnnotations, ToolIcon, ToolSpec } from "./spec";
+import type { ToolOutput } from "./output";
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a running tool gets besides its arguments. */
+export interface ToolContext {
+  /** Aborted on timeout or cancel: long work must watch it. */
+  signal: AbortSignal;
+  progress(update: ProgressUpdate): void;
+  runId: string;
+  actor: string;
+}
+
+/** A tool the registry can call: its spec and how to invoke it. */
+export interface RegisteredTool {
+  spec: ToolSpec;
+  invoke(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export interface BuiltinToolDefinition<S extends JSONSchema> {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: S;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: ToolIcon[];
+  _meta?: Record<string, unknown>;
+  paramDomains?: Record<string, string>;
+  invocationTriggers?: string[];
+  timeoutMs?: number;
+  /** Arguments arrive already validated against inputSchema, so their type follows from it
+   *  (NoInfer: inferring S back from FromSchema<S> sends the compiler into infinite depth). */
+  run(args: NoInfer<FromSchema<S>>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/**
+ * Defines a built-in tool. Write the schemas `as const` so the arguments of `run`
+ * are typed from the input schema.
+ */
+export function defineTool<const S extends JSONSchema>(def: BuiltinToolDefinition<S>): RegisteredTool {
+  const { run, inputSchema, outputSchema, ...rest } = def;
+  const spec: ToolSpec = {
+    ...rest,
+    inputSchema: inputSchema as unknown as JsonSchema,
+    ...(outputSchema ? { outputSchema } : {}),
+    source: { kind: "builtin", id: "builtin" },
+  };
+  // Widened on purpose: instantiating FromSchema<S> here is too deep for the compiler.
+  const call = run as unknown as RegisteredTool["invoke"];
+  return { spec, invoke: (args, ctx) => call(args, ctx) };
+}

@@ -1,0 +1,55 @@
+/** Tool errors: a closed set of kinds, a caller-safe message, and an operator-only detail. */
+
+export const ERROR_KINDS = [
+  "invalid_args",
+  "not_found",
+  "timeout",
+  "cancelled",
+  "permission_denied",
+  "rate_limited",
+  "provider",
+  "network",
+  "other",
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export interface FieldError {
+  /** JSON pointer into the arguments ("" for the root). */
+  path: string;
+  message: string;
+}
+
+export function isErrorKind(v: unknown): v is ErrorKind {
+  return typeof v === "string" && (ERROR_KINDS as readonly string[]).includes(v);
+}
+
+export class ToolError extends Error {
+  readonly kind: ErrorKind;
+  /** Operator-only: stored with the run, never sent to other callers. */
+  readonly detail?: string;
+  readonly fields?: FieldError[];
+
+  constructor(kind: ErrorKind, message: string, opts: { detail?: string; fields?: FieldError[]; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = "ToolError";
+    this.kind = kind;
+    this.detail = opts.detail;
+    this.fields = opts.fields;
+  }
+}
+
+/**
+ * Turns anything thrown by a tool into a ToolError. Unknown errors get a generic
+ * caller-safe message; their real text goes to the operator-only detail.
+ */
+export function toToolError(err: unknown): ToolError {
+  if (err instanceof ToolError) return err;
+  if (err instanceof Error) {
+    return new ToolError("other", "The tool failed with an unexpected error.", {
+      detail: err.stack ?? `${err.name}: ${err.message}`,
+      cause: err,
+    });
+  }
+  return new ToolError("other", "The tool failed with an unexpected error.", { detail: String(err) });
+}

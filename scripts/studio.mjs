@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Installs nothing; builds the app when the build is missing or older than the sources,
+// applies migrations, then serves the studio (127.0.0.1:3000 unless STUDIO_HOST / PORT say otherwise).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const args = new Set(process.argv.slice(2));
+const host = process.env.STUDIO_HOST || "127.0.0.1";
+const port = process.env.PORT || "3000";
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".")) continue;
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsStale() {
+  const stamp = path.join(root, ".next", "BUILD_ID");
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  const sources = ["app", "components", "lib", "public", "prisma"].map((d) => newestMtime(path.join(root, d)));
+  const files = ["next.config.mjs", "package.json", "postcss.config.mjs"].map((f) => (existsSync(path.join(root, f)) ? statSync(path.join(root, f)).mtimeMs : 0));
+  return Math.max(...sources, ...files) > built;
+}
+
+function run(cmd, cmdArgs) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: "inherit", env });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+if (!existsSync(path.join(root, "node_modules"))) {
+  console.error("Dependencies are missing: run `npm ci` first.");
+  process.exit(1);
+}
+if (!args.has("--no-build") && buildIsStale()) {
+  console.log("Building the studio…");
+  run(bin("next"), ["build"]);
+}
+run(bin("tsx"), ["scripts/migrate.ts"]);
+const where = process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${process.env.STUDIO_DATA_DIR || "./data/pglite"}`;
+console.log(`Tool Studio on http://${host === "0.0.0.0" ? "localhost" : host}:${port} — database: ${where}`);
+const child = spawn(bin("next"), ["start", "--hostname", host, "--port", port], { cwd: root, stdio: "inherit", env });
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code) => process.exit(code ?? 0));
