@@ -5,9 +5,12 @@ import type CoreForm from "@rjsf/core";
 import type { RJSFSchema, UiSchema, ErrorSchema } from "@rjsf/utils";
 import { customizeValidator } from "@rjsf/validator-ajv8";
 import Ajv2020 from "ajv/dist/2020";
+import { SelectWidget } from "./widgets/SelectWidget";
 
 // Tool schemas are JSON Schema 2020-12 unless they say otherwise; strict off for vendor keywords.
 const validator = customizeValidator({ AjvClass: Ajv2020, ajvOptionsOverrides: { strict: false } });
+
+const widgets = { SelectWidget };
 
 const uiSchema: UiSchema = {
   "ui:submitButtonOptions": { norender: true },
@@ -29,6 +32,7 @@ export const ParamForm = forwardRef<CoreForm, Props>(function ParamForm({ schema
         schema={schema}
         uiSchema={uiSchema}
         validator={validator}
+        widgets={widgets}
         formData={formData}
         onChange={(e) => onChange(e.formData)}
         noHtml5Validate

@@ -2,7 +2,6 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type Form from "@rjsf/core";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
 import { Play, Square, RotateCcw } from "lucide-react";
 import { pruneUnset } from "@/lib/forms/prune";
@@ -53,10 +52,11 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
   const [failure, setFailure] = useState<string | null>(null);
   const [runs, setRuns] = useState(recentRuns);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
-  const formRef = useRef<Form>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
 
   const onFormChange = (data: unknown) => {
     setFormData(data);
+    setExtraErrors(undefined); // the server's field errors described the arguments as they were
     const cleaned = pruneUnset(data ?? {});
     setArgs(cleaned);
     setJsonText(pretty(cleaned));
@@ -86,7 +86,6 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
 
   const execute = useCallback(async () => {
     if (running || jsonError) return;
-    formRef.current?.validateForm(); // inline hints; the server's verdict is the one that counts
     setRunning({});
     setFailure(null);
     setExtraErrors(undefined);
@@ -101,6 +100,7 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
         progress: (progress) => setRunning((r) => ({ ...r, progress })),
       });
       setRun(final);
+      requestAnimationFrame(() => resultRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
       if (final.error?.details?.length) setExtraErrors(toErrorSchema(final.error.details));
     } catch (e) {
       setFailure((e as Error).message);
@@ -133,9 +133,9 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
     <div className="space-y-4">
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Parameters" actions={<button type="button" className={buttonClass.ghost} onClick={reset}><RotateCcw className="size-3.5" />Reset</button>}>
-          <ParamForm ref={formRef} schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} />
+          <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} />
         </Card>
-        <Card title="Arguments (JSON)" actions={jsonError ? <span className="text-[12px] text-destructive" role="status">{jsonError}</span> : <span className="text-[12px] text-muted-foreground">in sync with the form</span>}>
+        <Card className="self-start lg:sticky lg:top-16" title="Arguments (JSON)" actions={jsonError ? <span className="text-[12px] text-destructive" role="status">{jsonError}</span> : <span className="text-[12px] text-muted-foreground">in sync with the form</span>}>
           <JsonEditor value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={execute} height={420} />
         </Card>
       </div>
@@ -169,7 +169,7 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card title="Result">
-          <div data-testid="result-panel">
+          <div data-testid="result-panel" ref={resultRef} className="scroll-mb-4">
             {failure && <p role="alert" className="text-destructive">{failure}</p>}
             {run ? <RunOutput run={run} /> : !failure && <p className="text-muted-foreground">Fill the form (or the JSON) and press Run. The result and its run record appear here.</p>}
           </div>

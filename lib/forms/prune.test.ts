@@ -9,7 +9,7 @@ describe("pruneUnset", () => {
     expect(pruneUnset({ venue: { kind: "online", url: "" }, extra: { note: "" } })).toEqual({ venue: { kind: "online" } });
   });
   it("keeps array items in place, pruning objects inside them", () => {
-    expect(pruneUnset({ people: [{ name: "A", email: "" }, { name: "B" }], nums: [0, 1] })).toEqual({
+    expect(pruneUnset({ people: [{ name: "A", email: "" }, { name: "B" }], nums: [0, 1, undefined] })).toEqual({
       people: [{ name: "A" }, { name: "B" }],
       nums: [0, 1],
     });

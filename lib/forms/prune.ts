@@ -1,10 +1,11 @@
 /**
  * Form data to arguments: a field the user left unset must not be sent as "", null, [] or {}
- * (RJSF fills such placeholders in). Array items keep their places; only empty members of
- * objects are dropped. Values typed in the JSON editor do not pass through here.
+ * (RJSF fills such placeholders in). Array items keep their places (only blank, undefined ones go);
+ * empty members of objects are dropped. Values typed in the JSON editor do not pass through here.
  */
 export function pruneUnset(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => (isPlainObject(v) ? pruneUnset(v) : v));
+  // An item the user added but left blank has no JSON value (it would go out as null): leave it out.
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map((v) => (isPlainObject(v) ? pruneUnset(v) : v));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {

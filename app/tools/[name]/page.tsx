@@ -4,6 +4,7 @@ import { displayName } from "@/lib/tools/spec";
 import { getStudio } from "@/lib/studio/studio";
 import { AnnotationBadges } from "@/components/tools/AnnotationBadges";
 import { ToolDefinition } from "@/components/tools/ToolDefinition";
+import { Markdown } from "@/components/tools/Markdown";
 import { ToolIcons } from "@/components/tools/ToolIcons";
 import { Badge } from "@/components/ui/Badge";
 import { Workbench } from "@/components/workbench/Workbench";
@@ -40,7 +41,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
           <Badge>{spec.source.id}</Badge>
           <AnnotationBadges spec={spec} />
         </div>
-        {spec.description && <p className="mt-2 max-w-4xl whitespace-pre-wrap text-muted-foreground">{spec.description}</p>}
+        {spec.description && <Markdown className="mt-2 max-w-4xl text-muted-foreground">{spec.description}</Markdown>}
         {source && (
           <p className="mt-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-1.5 text-[13px]">
             Form filled from <Link className="font-mono text-primary hover:underline" href={`/runs/${source.id}`}>run {source.id.slice(0, 8)}</Link>.

@@ -1,0 +1,662 @@
+// npm run bench: what does capture and HTTP cost compared with calling a tool directly?
+//
+// One run measures the built-in `add` tool three ways, in this order:
+//   1. direct   — tool.invoke() in this process: no validation, no capture, no HTTP (the baseline)
+//   2. execute  — executeTool() in this process: registry lookup, validation, capture to PostgreSQL
+//   3. http     — POST /api/tools/add/run on `node scripts/studio.mjs` (next start), capture included
+// For each: warm-up calls, p50/p95 latency over N sequential calls (concurrency 1), runs/s at
+// concurrency 1 (from that sequential pass) and at concurrency 32 (a fixed number of calls spread
+// over 32 workers). Every result is checked (status success, sum === 3); any failure, or a captured
+// run count that differs from the number of calls made, exits non-zero.
+//
+// Each database path gets its own fresh PostgreSQL database (tests/helpers/db.ts), dropped at the end.
+// The studio is started on a free loopback port and its whole process group is killed at the end,
+// on error and on Ctrl-C. Results: printed table + bench/results/latest.json.
+//
+// Knobs (env): BENCH_PORT (first port tried, default 3199), BENCH_WARMUP (200),
+// BENCH_N_DIRECT (20000), BENCH_N_EXECUTE (1000), BENCH_N_HTTP (1000), BENCH_CONC (32),
+// BENCH_CONC_CALLS (2000; direct uses 10x), BENCH_BUILD=1 (let studio.mjs rebuild a stale build;
+// by default an existing build is used as is, since other sessions share .next),
+// BENCH_TIMEOUT_S (300: hard limit for the whole bench).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { builtinSource, builtinTools } from "../lib/builtin-tools";
+import { executeTool } from "../lib/execution/execute";
+import { Registry } from "../lib/registry/registry";
+import { RunStore } from "../lib/runs/store";
+import type { ToolContext } from "../lib/tools/define";
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../tests/helpers/db";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const resultsDir = path.join(root, "bench", "results");
+
+function intEnv(name: string, def: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return def;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in [${min}, ${max}], got "${raw}"`);
+  return v;
+}
+
+const cfg = {
+  port: intEnv("BENCH_PORT", 3199, 1024, 65000),
+  warmup: intEnv("BENCH_WARMUP", 200, 0, 100_000),
+  nDirect: intEnv("BENCH_N_DIRECT", 20_000, 1, 1_000_000),
+  nExecute: intEnv("BENCH_N_EXECUTE", 1000, 1, 100_000),
+  nHttp: intEnv("BENCH_N_HTTP", 1000, 1, 100_000),
+  conc: intEnv("BENCH_CONC", 32, 1, 1024),
+  concCalls: intEnv("BENCH_CONC_CALLS", 2000, 1, 100_000),
+  allowBuild: process.env.BENCH_BUILD === "1",
+  timeoutS: intEnv("BENCH_TIMEOUT_S", 300, 10, 3600),
+};
+const deadline = performance.now() + cfg.timeoutS * 1000;
+const ARGS = { a: 1, b: 2 } as const;
+const EXPECTED_SUM = 3;
+
+// ---------------------------------------------------------------- cleanup (always runs)
+
+// A detached helper that removes the studio's process group and our databases if this process is
+// killed outright (SIGKILL skips every handler below; tsx does that on an unacknowledged Ctrl-C).
+const reaper = spawn(process.execPath, [path.join(root, "bench", "reaper.mjs")], {
+  cwd: root,
+  detached: true,
+  stdio: ["pipe", "ignore", "inherit"],
+  env: { ...process.env, REAPER_ADMIN_URL: TEST_DATABASE_URL, REAPER_MAX_S: String(cfg.timeoutS + 120) },
+});
+reaper.unref();
+reaper.stdin?.on("error", () => {});
+function tellReaper(msg: object) {
+  try {
+    reaper.stdin?.write(JSON.stringify(msg) + "\n");
+  } catch {}
+}
+async function newDatabase(migrate: boolean): Promise<TestDatabase> {
+  const db = await createTestDatabase({ migrate });
+  tellReaper({ db: db.name });
+  cleanups.push({
+    name: `drop ${db.name}`,
+    fn: async () => {
+      await db.drop();
+      tellReaper({ dbGone: db.name });
+    },
+  });
+  return db;
+}
+
+const cleanups: { name: string; fn: () => Promise<void> }[] = [];
+let cleaning: Promise<void> | undefined;
+let interrupted = false;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        await withTimeout(c.fn(), 20_000, `cleanup: ${c.name}`);
+      } catch (e) {
+        console.error(`cleanup failed (${c.name}): ${(e as Error).message}`);
+      }
+    }
+    // The reaper exits quietly if everything was removed, and removes whatever was not.
+    tellReaper({ done: true });
+    reaper.stdin?.end();
+  })();
+  return cleaning;
+}
+
+// Last resort if we exit without cleanup having finished: the server group must not outlive us.
+let serverPgid: number | undefined;
+process.on("exit", () => {
+  if (serverPgid) {
+    try {
+      process.kill(-serverPgid, "SIGKILL");
+    } catch {}
+  }
+});
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.once(sig, () => {
+    interrupted = true;
+    console.error(`\n${sig}: cleaning up…`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+const watchdog = setTimeout(() => {
+  console.error(`\nBench exceeded BENCH_TIMEOUT_S=${cfg.timeoutS}s: cleaning up and failing.`);
+  void cleanup().finally(() => process.exit(2));
+}, cfg.timeoutS * 1000);
+watchdog.unref();
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, rej) => {
+      t = setTimeout(() => rej(new Error(`${what}: timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(t));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function checkDeadline(what: string) {
+  if (performance.now() > deadline) throw new Error(`${what}: bench time limit (${cfg.timeoutS}s) reached`);
+}
+
+// ---------------------------------------------------------------- measurement
+
+/** One call: resolves to null when the result is correct, else to a description of what was wrong. */
+type Call = () => Promise<string | null>;
+
+interface PathResult {
+  path: string;
+  label: string;
+  warmup: number;
+  sequential: { calls: number; p50Ms: number; p95Ms: number; p99Ms: number; meanMs: number; minMs: number; wallMs: number; runsPerSec: number };
+  concurrent: { concurrency: number; calls: number; p50Ms: number; p95Ms: number; wallMs: number; runsPerSec: number };
+  callsMade: number;
+  failures: number;
+  failureSamples: string[];
+}
+
+function pct(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
+  return sorted[i];
+}
+
+async function measure(pathId: string, label: string, call: Call, opts: { warmup: number; n: number; concCalls: number; conc: number }): Promise<PathResult> {
+  let failures = 0;
+  let callsMade = 0;
+  const failureSamples: string[] = [];
+  const once = async (): Promise<void> => {
+    callsMade++;
+    let problem: string | null;
+    try {
+      problem = await call();
+    } catch (e) {
+      problem = `threw: ${(e as Error)?.message ?? String(e)}`;
+    }
+    if (problem !== null) {
+      failures++;
+      if (failureSamples.length < 5) failureSamples.push(problem);
+    }
+  };
+
+  process.stdout.write(`  ${label}: warm-up ${opts.warmup}`);
+  for (let i = 0; i < opts.warmup; i++) {
+    await once();
+    if ((i & 255) === 0) checkDeadline(label);
+  }
+
+  process.stdout.write(`, ${opts.n} sequential`);
+  const lat = new Float64Array(opts.n);
+  const t0 = performance.now();
+  for (let i = 0; i < opts.n; i++) {
+    const s = performance.now();
+    await once();
+    lat[i] = performance.now() - s;
+    if ((i & 255) === 0) checkDeadline(label);
+  }
+  const seqWall = performance.now() - t0;
+
+  process.stdout.write(`, ${opts.concCalls} over ${opts.conc} workers`);
+  const clat = new Float64Array(opts.concCalls);
+  let next = 0;
+  const t1 = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(opts.conc, opts.concCalls) }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= opts.concCalls) return;
+        if ((i & 255) === 0) checkDeadline(label);
+        const s = performance.now();
+        await once();
+        clat[i] = performance.now() - s;
+      }
+    }),
+  );
+  const concWall = performance.now() - t1;
+  console.log(` … done (${((seqWall + concWall) / 1000).toFixed(1)} s)`);
+
+  const sorted = Float64Array.from(lat).sort();
+  const csorted = Float64Array.from(clat).sort();
+  return {
+    path: pathId,
+    label,
+    warmup: opts.warmup,
+    sequential: {
+      calls: opts.n,
+      p50Ms: pct(sorted, 0.5),
+      p95Ms: pct(sorted, 0.95),
+      p99Ms: pct(sorted, 0.99),
+      meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+      minMs: sorted[0],
+      wallMs: seqWall,
+      runsPerSec: (opts.n / seqWall) * 1000,
+    },
+    concurrent: {
+      concurrency: opts.conc,
+      calls: opts.concCalls,
+      p50Ms: pct(csorted, 0.5),
+      p95Ms: pct(csorted, 0.95),
+      wallMs: concWall,
+      runsPerSec: (opts.concCalls / concWall) * 1000,
+    },
+    callsMade,
+    failures,
+    failureSamples,
+  };
+}
+
+// ---------------------------------------------------------------- the studio server
+
+function newestMtime(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".")) continue;
+    const p = path.join(dir, entry.name);
+    try {
+      newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+    } catch {
+      // a file another session just removed
+    }
+  }
+  return newest;
+}
+
+/** The same staleness rule as scripts/studio.mjs, for reporting only. */
+function buildInfo(): { buildId: string | null; builtAt: string | null; staleVsSources: boolean | null } {
+  const stamp = path.join(root, ".next", "BUILD_ID");
+  if (!existsSync(stamp)) return { buildId: null, builtAt: null, staleVsSources: null };
+  const built = statSync(stamp).mtimeMs;
+  const sources = ["app", "components", "lib", "public", "prisma"].map((d) => newestMtime(path.join(root, d)));
+  const files = ["next.config.mjs", "package.json", "postcss.config.mjs"].map((f) => {
+    const p = path.join(root, f);
+    return existsSync(p) ? statSync(p).mtimeMs : 0;
+  });
+  return {
+    buildId: readFileSync(stamp, "utf8").trim(),
+    builtAt: new Date(built).toISOString(),
+    staleVsSources: Math.max(...sources, ...files) > built,
+  };
+}
+
+/** Is some process (another session's) running `next build` in this project right now? */
+function nextBuildRunning(): boolean {
+  if (!existsSync("/proc")) return false;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      if (!/next-build|next build/.test(cmd)) continue;
+      if (readlinkSync(`/proc/${pid}/cwd`) === root) return true;
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return false;
+}
+
+/** Waits (bounded) for a build another session is running, so we never build into .next concurrently. */
+async function waitForOtherBuild(): Promise<void> {
+  const until = performance.now() + 180_000;
+  let said = false;
+  while (nextBuildRunning() && performance.now() < until) {
+    if (!said) console.log("  another `next build` is running in this project: waiting for it (max 180 s)…");
+    said = true;
+    checkDeadline("waiting for another build");
+    await sleep(1000);
+  }
+  if (nextBuildRunning()) throw new Error("another `next build` is still running after 180 s");
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen({ port, host: "127.0.0.1", exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+async function findFreePort(start: number): Promise<number> {
+  for (let p = start; p < start + 50; p++) if (await portIsFree(p)) return p;
+  throw new Error(`no free loopback port in ${start}..${start + 49}`);
+}
+
+interface Server {
+  baseUrl: string;
+  usedNoBuild: boolean;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+async function startStudio(databaseUrl: string): Promise<Server> {
+  await waitForOtherBuild();
+  const haveBuild = existsSync(path.join(root, ".next", "BUILD_ID"));
+  // With a build present, use it as is unless BENCH_BUILD=1: other sessions share .next.
+  // Without one, studio.mjs builds it (the one case where building is ours to do).
+  const noBuild = haveBuild && !cfg.allowBuild;
+  const port = await findFreePort(cfg.port);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logLines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) logLines.push(line);
+    if (logLines.length > 300) logLines.splice(0, logLines.length - 300);
+  };
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    STUDIO_HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  delete env.STUDIO_DATA_DIR; // DATABASE_URL decides; never touch a PGlite data dir
+  const child: ChildProcess = spawn(process.execPath, ["scripts/studio.mjs", ...(noBuild ? ["--no-build"] : [])], {
+    cwd: root,
+    detached: true, // its own process group, so the whole tree (studio.mjs, migrate, next-server) can be killed
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
+  if (child.pid) tellReaper({ pgid: child.pid });
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  serverPgid = child.pid;
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once("exit", (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+
+  const groupAlive = (pgid: number) => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stop = async () => {
+    const pgid = child.pid;
+    if (!pgid) return;
+    for (const [sig, waitMs] of [["SIGTERM", 8000], ["SIGKILL", 5000]] as const) {
+      if (!groupAlive(pgid)) break;
+      try {
+        process.kill(-pgid, sig);
+      } catch {}
+      const until = performance.now() + waitMs;
+      while (groupAlive(pgid) && performance.now() < until) await sleep(100);
+    }
+    if (!exited) await withTimeout(exitPromise, 2000, "studio exit").catch(() => {});
+    if (groupAlive(pgid)) throw new Error(`studio process group ${pgid} is still alive after SIGKILL`);
+    serverPgid = undefined;
+    tellReaper({ pgidGone: pgid });
+  };
+  cleanups.push({ name: "stop studio", fn: stop });
+
+  // Ready when GET /api/tools answers 200 and lists `add`.
+  const readyWithin = noBuild ? 90_000 : 240_000;
+  const t0 = performance.now();
+  for (let attempt = 0; ; attempt++) {
+    if (exited) throw new Error(`the studio exited before it was ready (${JSON.stringify(exited)}). Log:\n${logLines.slice(-40).join("\n")}`);
+    if (performance.now() - t0 > readyWithin) throw new Error(`the studio was not ready within ${readyWithin / 1000} s. Log:\n${logLines.slice(-40).join("\n")}`);
+    checkDeadline("waiting for the studio");
+    try {
+      const res = await fetch(`${baseUrl}/api/tools`, { signal: AbortSignal.timeout(5000) });
+      const body = (await res.json().catch(() => null)) as { tools?: { name: string }[] } | null;
+      if (res.status === 200 && body?.tools?.some((t) => t.name === "add")) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(attempt < 20 ? 100 : 250);
+  }
+  console.log(`  studio ready on ${baseUrl} after ${((performance.now() - t0) / 1000).toFixed(1)} s${noBuild ? " (existing build, --no-build)" : ""}`);
+  return { baseUrl, usedNoBuild: noBuild, log: () => logLines.join("\n"), stop };
+}
+
+// ---------------------------------------------------------------- helpers for the report
+
+async function countRuns(url: string): Promise<{ total: number; success: number; byOrigin: Record<string, number> }> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ origin: string; status: string; n: string }>(
+      `SELECT origin::text, status::text, count(*)::bigint AS n FROM runs WHERE tool_name = 'add' GROUP BY 1, 2`,
+    );
+    const all = await c.query<{ n: string }>(`SELECT count(*)::bigint AS n FROM runs`);
+    const byOrigin: Record<string, number> = {};
+    let success = 0;
+    for (const row of r.rows) {
+      byOrigin[row.origin] = (byOrigin[row.origin] ?? 0) + Number(row.n);
+      if (row.status === "success") success += Number(row.n);
+    }
+    return { total: Number(all.rows[0].n), success, byOrigin };
+  } finally {
+    await c.end();
+  }
+}
+
+function fmtTime(ms: number): string {
+  if (!Number.isFinite(ms)) return "n/a";
+  if (ms < 1) return `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs`;
+  if (ms < 100) return `${ms.toFixed(2)} ms`;
+  return `${ms.toFixed(0)} ms`;
+}
+function fmtRate(r: number): string {
+  if (!Number.isFinite(r)) return "n/a";
+  return r >= 10_000 ? Math.round(r).toLocaleString("en-US") : r >= 100 ? r.toFixed(0) : r.toFixed(1);
+}
+function fmtX(x: number): string {
+  if (!Number.isFinite(x)) return "n/a";
+  return x >= 100 ? `${x.toFixed(0)}x` : x >= 10 ? `${x.toFixed(1)}x` : `${x.toFixed(2)}x`;
+}
+function table(headers: string[], rows: string[][], rightAlign: boolean[]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (rightAlign[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ");
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+function git(args: string[]): string | null {
+  const r = spawnSync("git", args, { cwd: root, encoding: "utf8", timeout: 5000 });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<number> {
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+  console.log(`Tool Studio bench — add({a:1,b:2}) three ways (node ${process.version}, ${os.cpus().length} cores)\n`);
+  const problems: string[] = [];
+
+  // 1. direct
+  const add = builtinTools.find((t) => t.spec.name === "add");
+  if (!add) throw new Error("the built-in `add` tool is missing");
+  const ctx: ToolContext = { signal: new AbortController().signal, progress() {}, runId: "bench", actor: "bench" };
+  const direct = await measure(
+    "direct",
+    "direct (in-process tool.invoke)",
+    async () => {
+      const out = await add.invoke(ARGS, ctx);
+      const sum = (out.structuredContent as { sum?: unknown } | undefined)?.sum;
+      return sum === EXPECTED_SUM ? null : `sum was ${JSON.stringify(sum)}`;
+    },
+    { warmup: Math.max(cfg.warmup, 1000), n: cfg.nDirect, concCalls: cfg.concCalls * 10, conc: cfg.conc },
+  );
+
+  // 2. execute (validation + capture, no HTTP)
+  const execDb = await newDatabase(true);
+  const registry = new Registry();
+  registry.addSource(builtinSource);
+  const runs = new RunStore(execDb.prisma);
+  const execute = await measure(
+    "execute",
+    "executeTool + capture (in-process, pg)",
+    async () => {
+      const run = await executeTool({ registry, runs }, { tool: "add", arguments: { ...ARGS }, origin: "api", actor: "bench" });
+      if (run.status !== "success") return `run.status ${run.status}: ${run.error?.message ?? ""}`;
+      const sum = (run.output?.structuredContent as { sum?: unknown } | undefined)?.sum;
+      return sum === EXPECTED_SUM ? null : `sum was ${JSON.stringify(sum)}`;
+    },
+    { warmup: cfg.warmup, n: cfg.nExecute, concCalls: cfg.concCalls, conc: cfg.conc },
+  );
+  const execCaptured = await countRuns(execDb.url);
+
+  // 3. HTTP (studio server, its own database; studio.mjs applies the migrations)
+  const httpDb = await newDatabase(false);
+  const build = buildInfo();
+  const server = await startStudio(httpDb.url);
+  const runUrl = `${server.baseUrl}/api/tools/add/run`;
+  const body = JSON.stringify({ arguments: ARGS });
+  const http = await measure(
+    "http",
+    "POST /api/tools/add/run (next start)",
+    async () => {
+      const res = await fetch(runUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        signal: AbortSignal.timeout(15_000),
+      });
+      const text = await res.text();
+      if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 200)}`;
+      const j = JSON.parse(text) as { run?: { status?: string; output?: { structuredContent?: { sum?: unknown } } | null } };
+      if (j.run?.status !== "success") return `run.status ${j.run?.status}: ${text.slice(0, 200)}`;
+      const sum = j.run.output?.structuredContent?.sum;
+      return sum === EXPECTED_SUM ? null : `structuredContent.sum was ${JSON.stringify(sum)}`;
+    },
+    { warmup: cfg.warmup, n: cfg.nHttp, concCalls: cfg.concCalls, conc: cfg.conc },
+  );
+  // Every response came back after its run was finished, so the count is final; stop the server first anyway.
+  await server.stop();
+  const httpCaptured = await countRuns(httpDb.url);
+
+  // ---- checks
+  for (const r of [direct, execute, http]) {
+    if (r.failures) problems.push(`${r.label}: ${r.failures} of ${r.callsMade} calls failed, e.g. ${r.failureSamples.join(" | ")}`);
+  }
+  const captureCheck = (name: string, calls: number, c: { total: number; success: number }) => {
+    const ok = c.total === calls && c.success === calls;
+    if (!ok) problems.push(`${name}: ${calls} calls made but ${c.total} runs captured (${c.success} success)`);
+    return { callsMade: calls, capturedRuns: c.total, capturedSuccess: c.success, ok };
+  };
+  const captures = {
+    execute: captureCheck("execute path", execute.callsMade, execCaptured),
+    http: captureCheck("HTTP path", http.callsMade, httpCaptured),
+  };
+
+  // ---- ratios
+  const ratio = (a: PathResult, b: PathResult) => ({
+    p50: a.sequential.p50Ms / b.sequential.p50Ms,
+    p95: a.sequential.p95Ms / b.sequential.p95Ms,
+    // how many times fewer runs/s (b's throughput / a's)
+    throughputC1: b.sequential.runsPerSec / a.sequential.runsPerSec,
+    throughputConc: b.concurrent.runsPerSec / a.concurrent.runsPerSec,
+  });
+  const ratios = {
+    executeVsDirect: ratio(execute, direct),
+    httpVsDirect: ratio(http, direct),
+    httpVsExecute: ratio(http, execute),
+  };
+
+  // ---- print
+  const C = cfg.conc;
+  const rows = [direct, execute, http].map((r) => [
+    r.label,
+    String(r.sequential.calls),
+    fmtTime(r.sequential.p50Ms),
+    fmtTime(r.sequential.p95Ms),
+    fmtRate(r.sequential.runsPerSec),
+    `${fmtRate(r.concurrent.runsPerSec)} (${r.concurrent.calls})`,
+    fmtTime(r.concurrent.p50Ms),
+    `${r.failures}/${r.callsMade}`,
+  ]);
+  const out: string[] = [];
+  out.push("");
+  out.push(
+    table(
+      ["path", "N (c=1)", "p50", "p95", "runs/s c=1", `runs/s c=${C} (calls)`, `p50 c=${C}`, "failed/calls"],
+      rows,
+      [false, true, true, true, true, true, true, true],
+    ),
+  );
+  out.push("");
+  const rrow = (name: string, r: ReturnType<typeof ratio>) => [name, fmtX(r.p50), fmtX(r.p95), fmtX(r.throughputC1), fmtX(r.throughputConc)];
+  out.push(
+    table(
+      ["ratio (slower by)", "p50", "p95", "runs/s c=1", `runs/s c=${C}`],
+      [
+        rrow("execute+capture vs direct", ratios.executeVsDirect),
+        rrow("HTTP+capture vs direct", ratios.httpVsDirect),
+        rrow("HTTP+capture vs execute+capture", ratios.httpVsExecute),
+      ],
+      [false, true, true, true, true],
+    ),
+  );
+  out.push("");
+  out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
+  out.push(
+    `p50 cost split: capture+validation ≈ ${fmtTime(execute.sequential.p50Ms - direct.sequential.p50Ms)}, ` +
+      `HTTP+Next ≈ ${fmtTime(http.sequential.p50Ms - execute.sequential.p50Ms)} per call.`,
+  );
+  out.push(
+    `Captured runs: HTTP database ${captures.http.capturedRuns} for ${captures.http.callsMade} HTTP calls (${captures.http.ok ? "match" : "MISMATCH"}); ` +
+      `execute database ${captures.execute.capturedRuns} for ${captures.execute.callsMade} calls (${captures.execute.ok ? "match" : "MISMATCH"}).`,
+  );
+  out.push(
+    `Build: ${build.buildId ?? "(built by this run)"}${build.builtAt ? ` from ${build.builtAt}` : ""}` +
+      `${build.staleVsSources ? " — older than the sources (run with BENCH_BUILD=1 to let studio.mjs rebuild)" : ""}. ` +
+      `Bench client, studio and PostgreSQL share ${os.cpus().length} cores; ` +
+      `load average ${loadBefore[0].toFixed(2)} before, ${os.loadavg()[0].toFixed(2)} after (other sessions' work skews results).`,
+  );
+  console.log(out.join("\n"));
+
+  const results = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    loadavg1m: { before: loadBefore[0], after: os.loadavg()[0] },
+    git: { commit: git(["rev-parse", "HEAD"]), dirty: (git(["status", "--porcelain"]) ?? "") !== "" },
+    build: { ...build, usedNoBuild: server.usedNoBuild },
+    config: cfg,
+    tool: "add",
+    arguments: ARGS,
+    results: { direct, execute, http },
+    ratios,
+    captures,
+    ok: problems.length === 0,
+    problems,
+  };
+  mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, "latest.json");
+  writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
+  console.log(`\nResults written to ${path.relative(root, file)}`);
+
+  if (problems.length) {
+    console.error(`\nBENCH FAILED:\n- ${problems.join("\n- ")}`);
+    if (http.failures) console.error(`\nStudio log (last lines):\n${server.log().split("\n").slice(-30).join("\n")}`);
+    return 1;
+  }
+  return 0;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (e) {
+  if (!interrupted) console.error(`\nBench error: ${(e as Error)?.stack ?? String(e)}`);
+  code = 1;
+} finally {
+  await cleanup();
+}
+clearTimeout(watchdog);
+process.exit(code);
