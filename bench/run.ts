@@ -15,8 +15,8 @@
 //
 // Knobs (env): BENCH_PORT (first port tried, default 3199), BENCH_WARMUP (200),
 // BENCH_N_DIRECT (20000), BENCH_N_EXECUTE (1000), BENCH_N_HTTP (1000), BENCH_CONC (32),
-// BENCH_CONC_CALLS (2000; direct uses 10x), BENCH_BUILD=1 (let studio.mjs rebuild a stale build;
-// by default an existing build is used as is, since other sessions share .next),
+// BENCH_CONC_CALLS (2000; direct uses 10x), BENCH_NO_BUILD=1 (use an existing build as is instead of
+// letting studio.mjs rebuild a stale one),
 // BENCH_TIMEOUT_S (300: hard limit for the whole bench).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
@@ -52,7 +52,7 @@ const cfg = {
   nHttp: intEnv("BENCH_N_HTTP", 1000, 1, 100_000),
   conc: intEnv("BENCH_CONC", 32, 1, 1024),
   concCalls: intEnv("BENCH_CONC_CALLS", 2000, 1, 100_000),
-  allowBuild: process.env.BENCH_BUILD === "1",
+  allowBuild: process.env.BENCH_NO_BUILD !== "1",
   timeoutS: intEnv("BENCH_TIMEOUT_S", 300, 10, 3600),
 };
 const deadline = performance.now() + cfg.timeoutS * 1000;
@@ -337,8 +337,8 @@ interface Server {
 async function startStudio(databaseUrl: string): Promise<Server> {
   await waitForOtherBuild();
   const haveBuild = existsSync(path.join(root, ".next", "BUILD_ID"));
-  // With a build present, use it as is unless BENCH_BUILD=1: other sessions share .next.
-  // Without one, studio.mjs builds it (the one case where building is ours to do).
+  // studio.mjs rebuilds a stale build, so the bench measures the code as it is;
+  // BENCH_NO_BUILD=1 uses an existing build as is (reported below when it is stale).
   const noBuild = haveBuild && !cfg.allowBuild;
   const port = await findFreePort(cfg.port);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -612,7 +612,7 @@ async function main(): Promise<number> {
   );
   out.push(
     `Build: ${build.buildId ?? "(built by this run)"}${build.builtAt ? ` from ${build.builtAt}` : ""}` +
-      `${build.staleVsSources ? " — older than the sources (run with BENCH_BUILD=1 to let studio.mjs rebuild)" : ""}. ` +
+      `${build.staleVsSources ? " — older than the sources (run without BENCH_NO_BUILD to rebuild)" : ""}. ` +
       `Bench client, studio and PostgreSQL share ${os.cpus().length} cores; ` +
       `load average ${loadBefore[0].toFixed(2)} before, ${os.loadavg()[0].toFixed(2)} after (other sessions' work skews results).`,
   );

@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 // The whole slice in a real browser: list -> tool -> form -> run -> history -> run again.
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `e2e/.artifacts/screens/${name}.png`, fullPage: true });
 }
 
 async function pick(page: Page, fieldId: string, option: string) {

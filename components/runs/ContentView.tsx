@@ -28,20 +28,43 @@ function formatBytes(n: number): string {
   return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function Text({ text }: { text: string }) {
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   const trimmed = text.trim();
   if ((trimmed.startsWith("{") || trimmed.startsWith("[")) && trimmed.length < 2_000_000) {
     try {
-      return <JsonView value={JSON.parse(trimmed)} />;
+      return { ok: true, value: JSON.parse(trimmed) };
     } catch {}
+  }
+  return { ok: false };
+}
+
+function Text({ text, structured }: { text: string; structured?: string }) {
+  const parsed = parseJson(text);
+  if (parsed.ok) {
+    // Tools send structured content again as text for older clients: no need to read it twice.
+    if (structured !== undefined && canonical(parsed.value) === structured) {
+      return (
+        <details className="rounded-md border px-3 py-2 text-muted-foreground">
+          <summary className="cursor-pointer select-none">Text block: the structured content above, as JSON text</summary>
+          <JsonView value={parsed.value} className="mt-2" />
+        </details>
+      );
+    }
+    return <JsonView value={parsed.value} />;
   }
   return <pre className="max-h-[480px] overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted/60 p-3 font-mono text-[12px]">{text}</pre>;
 }
 
-function Block({ block }: { block: ContentBlock }) {
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x) =>
+    x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x,
+  );
+}
+
+function Block({ block, structured }: { block: ContentBlock; structured?: string }) {
   switch (block.type) {
     case "text":
-      return <Text text={String(block.text ?? "")} />;
+      return <Text text={String(block.text ?? "")} structured={structured} />;
     case "image": {
       const src = IMAGE_TYPES.has(block.mimeType) ? dataUrl(block.mimeType, block.data) : null;
       if (!src) return <Unsupported what={`image of type ${block.mimeType}`} />;
@@ -114,13 +137,14 @@ function Unsupported({ what }: { what: string }) {
   return <p className="rounded-md border border-dashed p-2 text-muted-foreground">Not shown: {what}.</p>;
 }
 
-export function ContentView({ content }: { content: ContentBlock[] }) {
+export function ContentView({ content, structuredContent }: { content: ContentBlock[]; structuredContent?: unknown }) {
   if (!content.length) return <p className="text-muted-foreground">The tool returned no content blocks.</p>;
+  const structured = structuredContent === undefined ? undefined : canonical(structuredContent);
   return (
     <div className="space-y-3">
       {content.map((b, i) => (
         <div key={i} data-testid={`content-${b.type}`}>
-          <Block block={b} />
+          <Block block={b} structured={structured} />
         </div>
       ))}
     </div>

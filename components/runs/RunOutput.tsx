@@ -60,7 +60,7 @@ export function RunOutput({ run, showLink = true }: { run: Run; showLink?: boole
           )}
           <div>
             <h3 className="mb-1 text-[12px] font-semibold uppercase tracking-wide text-muted-foreground">Content</h3>
-            <ContentView content={run.output.content} />
+            <ContentView content={run.output.content} structuredContent={run.output.structuredContent} />
           </div>
         </>
       )}

@@ -14,7 +14,8 @@ export function formatTime(iso: string): string {
 }
 
 /** Runs newest first; every row opens the run. */
-export function RunTable({ runs, showTool = true }: { runs: Run[]; showTool?: boolean }) {
+/** `compact` (a narrow side panel) keeps status, arguments, duration and time. */
+export function RunTable({ runs, showTool = true, compact = false }: { runs: Run[]; showTool?: boolean; compact?: boolean }) {
   if (runs.length === 0) return <p className="p-6 text-center text-muted-foreground">No runs yet.</p>;
   return (
     <div className="overflow-x-auto">
@@ -24,10 +25,10 @@ export function RunTable({ runs, showTool = true }: { runs: Run[]; showTool?: bo
             <th className="px-3 py-2 font-medium">Status</th>
             {showTool && <th className="px-3 py-2 font-medium">Tool</th>}
             <th className="px-3 py-2 font-medium">Arguments</th>
-            <th className="px-3 py-2 font-medium">Error</th>
+            {!compact && <th className="px-3 py-2 font-medium">Error</th>}
             <th className="px-3 py-2 text-right font-medium">Duration</th>
             <th className="px-3 py-2 font-medium">Started</th>
-            <th className="px-3 py-2 font-medium">Origin</th>
+            {!compact && <th className="px-3 py-2 font-medium">Origin</th>}
           </tr>
         </thead>
         <tbody>
@@ -46,15 +47,17 @@ export function RunTable({ runs, showTool = true }: { runs: Run[]; showTool?: bo
               <td className="max-w-[340px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground" title={JSON.stringify(r.arguments)}>
                 {argsPreview(r.arguments)}
               </td>
-              <td className="px-3 py-1.5">{r.error ? <Badge tone="danger" className="font-mono">{r.error.kind}</Badge> : null}</td>
+              {!compact && <td className="px-3 py-1.5">{r.error ? <Badge tone="danger" className="font-mono">{r.error.kind}</Badge> : null}</td>}
               <td className="px-3 py-1.5 text-right tabular-nums">{formatDuration(r.durationMs)}</td>
               <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground">
-                <Link href={`/runs/${r.id}`} className="hover:underline">{formatTime(r.startedAt)}</Link>
+                <Link href={`/runs/${r.id}`} className="hover:underline" title={r.startedAt}>{compact ? formatTime(r.startedAt).slice(5, 19) : formatTime(r.startedAt)}</Link>
               </td>
-              <td className="px-3 py-1.5">
-                <Badge>{r.origin}</Badge>
-                {r.replayOf && <Badge tone="primary" className="ml-1" title={`replay of ${r.replayOf}`}>replay</Badge>}
-              </td>
+              {!compact && (
+                <td className="px-3 py-1.5">
+                  <Badge>{r.origin}</Badge>
+                  {r.replayOf && <Badge tone="primary" className="ml-1" title={`replay of ${r.replayOf}`}>replay</Badge>}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -175,7 +175,7 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
           </div>
         </Card>
         <Card title="Recent runs of this tool" bodyClassName="p-0" actions={<Link href={`/runs?tool=${encodeURIComponent(tool.name)}`} className="text-[12px] text-primary hover:underline">All →</Link>}>
-          <RunTable runs={runs} showTool={false} />
+          <RunTable runs={runs} showTool={false} compact />
         </Card>
       </div>
     </div>

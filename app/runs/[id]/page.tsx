@@ -55,7 +55,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           <Card title="Arguments"><JsonView value={run.arguments} /></Card>
           <Card title="Outcome"><RunOutput run={run} showLink={false} /></Card>
         </div>
-        <Card title="Details">
+        <Card title="Details" className="self-start">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5">
             {facts.map(([k, v]) => (
               <div key={k} className="contents">
