@@ -38,7 +38,7 @@ function run(cmd, cmdArgs) {
 }
 
 if (!existsSync(path.join(root, "node_modules"))) {
-  console.error("Dependencies are missing: run `npm ci` first.");
+  console.error("Dependencies are missing: run `npm install` first.");
   process.exit(1);
 }
 if (!args.has("--no-build") && buildIsStale()) {
