@@ -5,6 +5,8 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/", label: "Tools", match: (p: string) => p === "/" || p.startsWith("/tools") },
   { href: "/runs", label: "History", match: (p: string) => p.startsWith("/runs") },
+  { href: "/triggers", label: "Triggers", match: (p: string) => p.startsWith("/triggers") },
+  { href: "/outbox", label: "Outbox", match: (p: string) => p.startsWith("/outbox") },
 ];
 
 export function NavLinks() {

@@ -1,7 +1,7 @@
 "use client";
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
 import { Play, Square, RotateCcw } from "lucide-react";
 import { pruneUnset } from "@/lib/forms/prune";
@@ -13,6 +13,8 @@ import { RunTable } from "@/components/runs/RunTable";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ParamForm } from "./ParamForm";
+import { AgentPicker, useDomainOptions } from "./use-domain-options";
+import { domainUiSchema } from "./domain-options";
 import { readRunStream, type Progress } from "./run-stream";
 
 const JsonEditor = dynamic(() => import("./JsonEditor"), {
@@ -53,6 +55,9 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
   const [runs, setRuns] = useState(recentRuns);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const resultRef = useRef<HTMLDivElement>(null);
+  const [agent, setAgent] = useState<string | null>(null);
+  const domains = useDomainOptions(tool, agent, args);
+  const uiSchema = useMemo(() => domainUiSchema(tool.paramDomains), [tool.paramDomains]);
 
   const onFormChange = (data: unknown) => {
     setFormData(data);
@@ -93,7 +98,7 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
       const res = await fetch(`/api/tools/${encodeURIComponent(tool.name)}/run`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/x-ndjson" },
-        body: JSON.stringify({ arguments: args, origin: "ui", timeoutMs: Math.max(1, Math.round(timeoutSec * 1000)) }),
+        body: JSON.stringify({ arguments: args, origin: "ui", timeoutMs: Math.max(1, Math.round(timeoutSec * 1000)), ...(agent ? { agent } : {}) }),
       });
       const final = await readRunStream(res, {
         started: (runId) => setRunning((r) => ({ ...r, runId })),
@@ -108,7 +113,7 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
       setRunning(null);
       void refreshRuns();
     }
-  }, [args, jsonError, running, timeoutSec, tool.name, refreshRuns]);
+  }, [args, jsonError, running, timeoutSec, tool.name, refreshRuns, agent]);
 
   const cancel = async () => {
     if (running?.runId) await fetch(`/api/runs/${running.runId}/cancel`, { method: "POST" });
@@ -133,7 +138,8 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
     <div className="space-y-4">
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Parameters" actions={<button type="button" className={buttonClass.ghost} onClick={reset}><RotateCcw className="size-3.5" />Reset</button>}>
-          <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} />
+          {domains.enabled && <AgentPicker state={domains} agent={agent} onAgent={setAgent} />}
+          <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={domains.formContext} />
         </Card>
         <Card className="self-start lg:sticky lg:top-16" title="Arguments (JSON)" actions={jsonError ? <span className="text-[12px] text-destructive" role="status">{jsonError}</span> : <span className="text-[12px] text-muted-foreground">in sync with the form</span>}>
           <JsonEditor value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={execute} height={420} />

@@ -6,14 +6,46 @@ import { createEventTool } from "./create-event";
 import { failTool } from "./fail";
 import { jsonQueryTool } from "./json-query";
 import { slowCountTool } from "./slow-count";
+import { createSendMessageTool } from "./send-message";
+import { createNotifyGroupTool } from "./notify-group";
+import { createDescribeTool } from "./describe-tool";
+import type { OutboxStore } from "../outbox/store";
+import type { RuntimeConfig } from "../config/schema";
+import type { ToolSpec } from "../tools/spec";
 
 export { addTool, chartPngTool, createEventTool, failTool, jsonQueryTool, slowCountTool };
 
 /** The tools that ship with the studio; they run in-process and need no network. */
 export const builtinTools: RegisteredTool[] = [addTool, jsonQueryTool, chartPngTool, createEventTool, slowCountTool, failTool];
 
-/** The built-in tools as a registry source. */
+/** The built-in tools as a registry source (the self-contained ones only). */
 export const builtinSource: ToolSourceProvider = {
   id: "builtin",
   list: () => builtinTools,
 };
+
+export interface BuiltinDeps {
+  outbox: OutboxStore;
+  /** The live runtime config, read at each listing for live triggers. */
+  config(): RuntimeConfig;
+  /** Every registered tool, for tools that work on other tools. */
+  listTools(): Promise<ToolSpec[]>;
+}
+
+/** All built-in tools, including those that deliver to the outbox or read the registry. */
+export function createBuiltinSource(deps: BuiltinDeps): ToolSourceProvider {
+  const tools = [...builtinTools, createSendMessageTool(deps.outbox), createNotifyGroupTool(deps.outbox), createDescribeTool(deps.listTools)];
+  return {
+    id: "builtin",
+    // Triggers are computed on every listing so config edits show at once.
+    list: () => {
+      const config = deps.config();
+      return tools.map((t) => (t.liveTriggers ? withLiveTriggers(t, t.liveTriggers(config)) : t));
+    },
+  };
+}
+
+function withLiveTriggers(tool: RegisteredTool, live: string[]): RegisteredTool {
+  const triggers = [...new Set([...(tool.spec.invocationTriggers ?? []), ...live])];
+  return { ...tool, spec: { ...tool.spec, invocationTriggers: triggers } };
+}

@@ -8,6 +8,8 @@ import { specHash } from "../tools/hash";
 import type { ContentBlock, ToolOutput } from "../tools/output";
 import { describeFieldErrors, SchemaCompileError, validate } from "../schema/validate";
 import { trackRun } from "./active-runs";
+import type { DomainService } from "../domains/service";
+import type { FieldError } from "../tools/errors";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 10 * 60_000;
@@ -18,6 +20,8 @@ export interface ExecuteRequest {
   origin: RunOrigin;
   actor: string;
   clientName?: string;
+  /** The agent the call is for: option domains are checked for it (default agent when unset). */
+  agent?: string;
   timeoutMs?: number;
   replayOf?: string;
   /** Aborts the run as cancelled (e.g. the caller went away). */
@@ -29,6 +33,8 @@ export interface ExecuteRequest {
 export interface ExecuteDeps {
   registry: Registry;
   runs: RunStore;
+  /** Re-checks option-domain values against the live config; without it they are not checked. */
+  domains?: DomainService;
 }
 
 /** Thrown for a tool name the registry does not know: nothing ran, nothing is captured. */
@@ -56,12 +62,13 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
     timeoutMs,
     startedAt: new Date(),
     actor: req.actor,
+    agent: req.agent,
     origin: req.origin,
     clientName: req.clientName,
     replayOf: req.replayOf,
   };
 
-  const rejection = checkArguments(tool, start.arguments);
+  const rejection = checkArguments(tool, start.arguments) ?? (await checkDomains(deps.domains, tool, start));
   if (rejection) {
     return deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
   }
@@ -86,6 +93,20 @@ function checkArguments(tool: RegisteredTool, args: unknown): ToolError | null {
     }
     throw err;
   }
+}
+
+/** Domain values must be current choices of the live config, whatever the form showed. */
+async function checkDomains(domains: DomainService | undefined, tool: RegisteredTool, start: RunStart): Promise<ToolError | null> {
+  if (!domains || !tool.spec.paramDomains) return null;
+  let errors: FieldError[];
+  try {
+    errors = await domains.check(tool.spec, start.arguments as Record<string, unknown>, start.agent);
+    if (!start.agent && !errors.length) start.agent = domains.resolveAgent(domains.currentConfig());
+  } catch (err) {
+    return new ToolError("provider", "The tool's option domains could not be resolved.", { detail: (err as Error).message });
+  }
+  if (!errors.length) return null;
+  return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(errors)}`, { fields: errors });
 }
 
 async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, req: ExecuteRequest): Promise<RunOutcome> {
@@ -113,6 +134,7 @@ async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, 
         signal: controller.signal,
         runId: start.id,
         actor: start.actor,
+        agent: start.agent,
         progress: (p) => {
           if (!controller.signal.aborted) req.onProgress?.(p);
         },

@@ -14,6 +14,7 @@ export interface RunStart {
   timeoutMs?: number;
   startedAt: Date;
   actor: string;
+  agent?: string;
   origin: RunOrigin;
   clientName?: string;
   replayOf?: string;
@@ -67,6 +68,7 @@ export class RunStore {
       timeoutMs: r.timeoutMs ?? null,
       startedAt: r.startedAt,
       actor: r.actor,
+      agent: r.agent ?? null,
       origin: r.origin,
       clientName: r.clientName ?? null,
       replayOfId: r.replayOf ?? null,
@@ -182,6 +184,7 @@ export function toRun(row: RunRow): Run {
     finishedAt: row.finishedAt?.toISOString() ?? null,
     origin: row.origin,
     actor: row.actor,
+    agent: row.agent,
     clientName: row.clientName,
     replayOf: row.replayOfId,
   };

@@ -25,6 +25,8 @@ export interface Run {
   finishedAt: string | null;
   origin: RunOrigin;
   actor: string;
+  /** The agent the call was made for, when the tool's option domains needed one. */
+  agent: string | null;
   clientName: string | null;
   replayOf: string | null;
 }

@@ -1,18 +1,24 @@
 import os from "node:os";
-import { builtinSource } from "../builtin-tools";
+import { createBuiltinSource } from "../builtin-tools";
+import { getConfigStore } from "../config/store";
 import { getDb } from "../db/client";
+import { DomainService } from "../domains/service";
 import { executeTool, type ExecuteRequest } from "../execution/execute";
 import { activeRunIds } from "../execution/active-runs";
+import { OutboxStore } from "../outbox/store";
 import { Registry } from "../registry/registry";
 import { RunStore } from "../runs/store";
 
 /**
- * The composition root: one registry and one run store per process, wired to the database.
- * Kept on globalThis so Next's module reloading in dev does not create a second one.
+ * The composition root: one registry, run store and domain service per process, wired to the
+ * database and the runtime config. Kept on globalThis so Next's module reloading in dev does
+ * not create a second one.
  */
 export interface Studio {
   registry: Registry;
   runs: RunStore;
+  outbox: OutboxStore;
+  domains: DomainService;
   execute(req: ExecuteRequest): ReturnType<typeof executeTool>;
 }
 
@@ -30,9 +36,13 @@ async function boot(): Promise<Studio> {
   const runs = new RunStore(db.prisma);
   // Runs left `running` by an earlier process will never finish: say so.
   await runs.markInterrupted(activeRunIds());
+  const outbox = new OutboxStore(db.prisma);
+  const configStore = getConfigStore();
+  const config = () => configStore.current().config;
   const registry = new Registry();
-  registry.addSource(builtinSource);
-  return { registry, runs, execute: (req) => executeTool({ registry, runs }, req) };
+  registry.addSource(createBuiltinSource({ outbox, config, listTools: () => registry.list() }));
+  const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
+  return { registry, runs, outbox, domains, execute: (req) => executeTool({ registry, runs, domains }, req) };
 }
 
 /** Who a run is attributed to until login exists: the local user of the machine. */

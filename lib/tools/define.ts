@@ -1,6 +1,8 @@
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { JsonSchema, ToolAnnotations, ToolIcon, ToolSpec } from "./spec";
 import type { ToolOutput } from "./output";
+import type { RuntimeConfig } from "../config/schema";
+import type { DomainResolver } from "../domains/types";
 
 export interface ProgressUpdate {
   progress: number;
@@ -15,12 +17,18 @@ export interface ToolContext {
   progress(update: ProgressUpdate): void;
   runId: string;
   actor: string;
+  /** The agent the call is made for (checked to exist), when the config has agents. */
+  agent?: string;
 }
 
 /** A tool the registry can call: its spec and how to invoke it. */
 export interface RegisteredTool {
   spec: ToolSpec;
   invoke(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+  /** Option domains this tool resolves itself (usable by any tool's paramDomains). */
+  domains?: Record<string, DomainResolver>;
+  /** Trigger phrases computed from the live config on each listing, added to the static ones. */
+  liveTriggers?(config: RuntimeConfig): string[];
 }
 
 export interface BuiltinToolDefinition<S extends JSONSchema> {
@@ -35,6 +43,8 @@ export interface BuiltinToolDefinition<S extends JSONSchema> {
   paramDomains?: Record<string, string>;
   invocationTriggers?: string[];
   timeoutMs?: number;
+  domains?: Record<string, DomainResolver>;
+  liveTriggers?(config: RuntimeConfig): string[];
   /** Arguments arrive already validated against inputSchema, so their type follows from it
    *  (NoInfer: inferring S back from FromSchema<S> sends the compiler into infinite depth). */
   run(args: NoInfer<FromSchema<S>>, ctx: ToolContext): Promise<ToolOutput>;
@@ -45,7 +55,7 @@ export interface BuiltinToolDefinition<S extends JSONSchema> {
  * are typed from the input schema.
  */
 export function defineTool<const S extends JSONSchema>(def: BuiltinToolDefinition<S>): RegisteredTool {
-  const { run, inputSchema, outputSchema, ...rest } = def;
+  const { run, inputSchema, outputSchema, domains, liveTriggers, ...rest } = def;
   const spec: ToolSpec = {
     ...rest,
     inputSchema: inputSchema as unknown as JsonSchema,
@@ -54,5 +64,5 @@ export function defineTool<const S extends JSONSchema>(def: BuiltinToolDefinitio
   };
   // Widened on purpose: instantiating FromSchema<S> here is too deep for the compiler.
   const call = run as unknown as RegisteredTool["invoke"];
-  return { spec, invoke: (args, ctx) => call(args, ctx) };
+  return { spec, invoke: (args, ctx) => call(args, ctx), domains, liveTriggers };
 }

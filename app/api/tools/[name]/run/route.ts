@@ -11,6 +11,8 @@ const RunBody = z.strictObject({
   timeoutMs: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
   replayOf: z.uuid().optional(),
   origin: z.enum(["ui", "api"]).optional(),
+  /** The agent the call is for; option-domain values are checked for it (default agent when unset). */
+  agent: z.string().min(1).optional(),
 });
 
 /**
@@ -30,6 +32,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ name: string }
       replayOf: body.replayOf,
       origin: body.origin ?? "api",
       actor: localActor(),
+      agent: body.agent,
       signal: req.signal,
     } as const;
 

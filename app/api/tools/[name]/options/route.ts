@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { DomainError } from "@/lib/domains/types";
+import { errorResponse, HttpError, parseWith, toErrorResponse } from "@/lib/http/http";
+import { getStudio } from "@/lib/studio/studio";
+
+export const dynamic = "force-dynamic";
+
+const Query = z.strictObject({
+  agent: z.string().min(1).optional(),
+  args: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (!s) return {};
+      try {
+        const v = JSON.parse(s);
+        if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+      } catch {}
+      ctx.addIssue({ code: "custom", message: "must be a JSON object (URL-encoded)" });
+      return z.NEVER;
+    }),
+});
+
+/** Every domain parameter of one tool resolved at once, for the current agent and partial arguments. */
+export async function GET(req: Request, ctx: { params: Promise<{ name: string }> }) {
+  try {
+    const { name } = await ctx.params;
+    const q = parseWith(Query, Object.fromEntries(new URL(req.url).searchParams), "query");
+    const studio = await getStudio();
+    const tool = await studio.registry.get(name);
+    if (!tool) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+    try {
+      const options = await studio.domains.resolveTool(tool.spec, { agent: q.agent, args: q.args });
+      return Response.json(options, { headers: { "Cache-Control": "no-store" } });
+    } catch (err) {
+      if (err instanceof DomainError) throw new HttpError(400, "bad_request", err.message);
+      throw err;
+    }
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}

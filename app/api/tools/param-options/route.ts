@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { DomainError } from "@/lib/domains/types";
+import { HttpError, readJson, toErrorResponse } from "@/lib/http/http";
+import { getStudio } from "@/lib/studio/studio";
+
+export const dynamic = "force-dynamic";
+
+const Body = z.strictObject({
+  domain: z.string().min(1),
+  agent: z.string().min(1).optional(),
+  args: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** One option domain's current choices: `{"options": [{value, label?, hint?, group?, disabled?}]}`. */
+export async function POST(req: Request) {
+  try {
+    const body = await readJson(req, Body);
+    const studio = await getStudio();
+    try {
+      const { agent, options } = await studio.domains.resolve(body.domain, { agent: body.agent, args: body.args });
+      return Response.json({ options, agent }, { headers: { "Cache-Control": "no-store" } });
+    } catch (err) {
+      if (err instanceof DomainError) throw new HttpError(400, "bad_request", err.message);
+      throw err;
+    }
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}

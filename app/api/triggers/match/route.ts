@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { readJson, toErrorResponse } from "@/lib/http/http";
+import { getStudio } from "@/lib/studio/studio";
+import { displayName } from "@/lib/tools/spec";
+import { matchTools, MAX_MESSAGE_LENGTH } from "@/lib/triggers/match";
+
+export const dynamic = "force-dynamic";
+
+const MatchBody = z.strictObject({
+  message: z.string().max(MAX_MESSAGE_LENGTH),
+});
+
+/**
+ * Which tools' invocation triggers occur in a message, against the registry's live triggers:
+ * `{ matches: [{ tool, title, triggers, spans }] }`, most matched triggers first (see lib/triggers/match.ts).
+ */
+export async function POST(req: Request) {
+  try {
+    const { message } = await readJson(req, MatchBody);
+    const studio = await getStudio();
+    const tools = await studio.registry.list();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const matches = matchTools(message, tools).map((m) => ({
+      tool: m.tool,
+      title: displayName(byName.get(m.tool)!),
+      triggers: m.triggers,
+      spans: m.spans,
+    }));
+    return Response.json({ matches }, { headers: { "Cache-Control": "no-store" } });
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "../db/generated/client";
+
+export interface OutboxMessage {
+  id: string;
+  runId: string | null;
+  agent: string | null;
+  channel: string;
+  target: string;
+  text: string;
+  createdAt: string;
+}
+
+/** The local outbox that messaging tools deliver into. */
+export class OutboxStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async deliver(m: { runId?: string; agent?: string; channel: string; target: string; text: string }): Promise<OutboxMessage> {
+    const row = await this.prisma.outboxMessage.create({
+      data: { id: randomUUID(), runId: m.runId ?? null, agent: m.agent ?? null, channel: m.channel, target: m.target, text: m.text },
+    });
+    return toMessage(row);
+  }
+
+  async list(limit = 100): Promise<OutboxMessage[]> {
+    const rows = await this.prisma.outboxMessage.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: Math.min(Math.max(limit, 1), 500) });
+    return rows.map(toMessage);
+  }
+}
+
+function toMessage(r: { id: string; runId: string | null; agent: string | null; channel: string; target: string; text: string; createdAt: Date }): OutboxMessage {
+  return { ...r, createdAt: r.createdAt.toISOString() };
+}
