@@ -1,10 +1,18 @@
 import { defineConfig } from "@playwright/test";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 const port = Number(process.env.E2E_PORT ?? 3123);
 // Each e2e run gets its own embedded database, so no run sees another's data.
-const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `tool-studio-e2e-${Date.now()}`);
+// Set once in the runner process; workers inherit it, so they all edit the server's config file.
+process.env.E2E_DIR ??= path.join(os.tmpdir(), `tool-studio-e2e-${Date.now()}`);
+const dataDir = path.join(process.env.E2E_DIR, "pglite");
+export const e2eConfigPath = path.join(process.env.E2E_DIR, "studio.jsonc");
+if (!existsSync(e2eConfigPath)) {
+  mkdirSync(process.env.E2E_DIR, { recursive: true });
+  copyFileSync("config/studio.example.jsonc", e2eConfigPath);
+}
 
 export default defineConfig({
   testDir: "e2e",
@@ -30,6 +38,6 @@ export default defineConfig({
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(port), STUDIO_DATA_DIR: dataDir, DATABASE_URL: "" },
+    env: { PORT: String(port), STUDIO_DATA_DIR: dataDir, STUDIO_CONFIG: e2eConfigPath, DATABASE_URL: "" },
   },
 });

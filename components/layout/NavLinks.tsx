@@ -7,6 +7,7 @@ const LINKS = [
   { href: "/runs", label: "History", match: (p: string) => p.startsWith("/runs") },
   { href: "/triggers", label: "Triggers", match: (p: string) => p.startsWith("/triggers") },
   { href: "/outbox", label: "Outbox", match: (p: string) => p.startsWith("/outbox") },
+  { href: "/settings", label: "Settings", match: (p: string) => p.startsWith("/settings") },
 ];
 
 export function NavLinks() {

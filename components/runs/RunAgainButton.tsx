@@ -17,7 +17,7 @@ export function RunAgainButton({ run }: { run: Run }) {
       const res = await fetch(`/api/tools/${encodeURIComponent(run.tool)}/run`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ arguments: run.arguments, replayOf: run.id, origin: "ui", ...(run.timeoutMs ? { timeoutMs: run.timeoutMs } : {}) }),
+        body: JSON.stringify({ arguments: run.arguments, replayOf: run.id, origin: "ui", ...(run.agent ? { agent: run.agent } : {}), ...(run.timeoutMs ? { timeoutMs: run.timeoutMs } : {}) }),
       });
       const body = await res.json();
       if (body.run) router.push(`/runs/${body.run.id}`);

@@ -13,6 +13,10 @@ type Props = {
   onRun?(): void;
   height?: number | string;
   readOnly?: boolean;
+  /** JSONC: comments and trailing commas allowed (for this model only, through its schema). */
+  jsonc?: boolean;
+  /** The schema's URI; set it to where a `"$schema"` in the text resolves (relative to modelPath) so that one is used. */
+  schemaUri?: string;
 };
 
 function useDarkMode(): boolean {
@@ -29,7 +33,7 @@ function useDarkMode(): boolean {
 }
 
 /** Monaco JSON editor, uncontrolled (a controlled value drops keystrokes), kept in sync by diffing. */
-export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly }: Props) {
+export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly, jsonc, schemaUri }: Props) {
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
   const onRunRef = useRef(onRun);
   onRunRef.current = onRun;
@@ -37,25 +41,31 @@ export default function JsonEditor({ value, onChange, schema, modelPath, onRun, 
 
   useEffect(() => {
     const uri = monaco.Uri.parse(modelPath).toString();
-    const others = (monaco.json.jsonDefaults.diagnosticsOptions.schemas ?? []).filter((s) => s.uri !== `${uri}#schema`);
+    const id = schemaUri ?? `${uri}#schema`;
+    const others = (monaco.json.jsonDefaults.diagnosticsOptions.schemas ?? []).filter((s) => s.uri !== id);
+    // allowComments/allowTrailingCommas in a schema relax just the models it applies to.
+    const effective = jsonc ? { ...(schema ?? {}), allowComments: true, allowTrailingCommas: true } : schema;
     monaco.json.jsonDefaults.setDiagnosticsOptions({
       validate: true,
       allowComments: false,
       enableSchemaRequest: false,
-      schemas: schema ? [...others, { uri: `${uri}#schema`, fileMatch: [uri], schema }] : others,
+      schemas: effective ? [...others, { uri: id, fileMatch: [uri], schema: effective }] : others,
     });
-  }, [schema, modelPath]);
+  }, [schema, modelPath, jsonc, schemaUri]);
 
   useEffect(() => {
     const ed = editorRef.current;
     if (ed && ed.getValue() !== value) {
       // Only reformat when the editor's JSON means something else, so typing is never disturbed.
-      try {
-        if (JSON.stringify(JSON.parse(ed.getValue())) === JSON.stringify(JSON.parse(value))) return;
-      } catch {}
+      // (Not for JSONC: there comments and layout are content.)
+      if (!jsonc) {
+        try {
+          if (JSON.stringify(JSON.parse(ed.getValue())) === JSON.stringify(JSON.parse(value))) return;
+        } catch {}
+      }
       ed.setValue(value);
     }
-  }, [value]);
+  }, [value, jsonc]);
 
   const onMount: OnMount = (ed, m) => {
     editorRef.current = ed;

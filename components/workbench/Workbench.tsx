@@ -25,6 +25,8 @@ const JsonEditor = dynamic(() => import("./JsonEditor"), {
 type Props = {
   tool: ToolSpec;
   initialArgs: Record<string, unknown>;
+  /** The agent of the run the form was opened from, if any. */
+  initialAgent?: string | null;
   recentRuns: Run[];
 };
 
@@ -43,7 +45,7 @@ function toErrorSchema(details: FieldError[]): ErrorSchema {
   return root as ErrorSchema;
 }
 
-export function Workbench({ tool, initialArgs, recentRuns }: Props) {
+export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }: Props) {
   const [formData, setFormData] = useState<unknown>(initialArgs);
   const [args, setArgs] = useState<unknown>(initialArgs);
   const [jsonText, setJsonText] = useState(() => pretty(initialArgs));
@@ -55,7 +57,7 @@ export function Workbench({ tool, initialArgs, recentRuns }: Props) {
   const [runs, setRuns] = useState(recentRuns);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const resultRef = useRef<HTMLDivElement>(null);
-  const [agent, setAgent] = useState<string | null>(null);
+  const [agent, setAgent] = useState<string | null>(initialAgent);
   const domains = useDomainOptions(tool, agent, args);
   const uiSchema = useMemo(() => domainUiSchema(tool.paramDomains), [tool.paramDomains]);
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { parse } from "jsonc-parser";
+import { parse, type ParseError } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { CONFIG_SCHEMA_FILE, renderConfigSchema } from "@/scripts/config-schema";
 import { RuntimeConfigSchema } from "./schema";
@@ -11,7 +11,7 @@ const root = path.resolve(__dirname, "../..");
 const examplePath = path.join(root, "config/studio.example.jsonc");
 
 function example(): unknown {
-  const errors: { error: number; offset: number }[] = [];
+  const errors: ParseError[] = [];
   const value = parse(readFileSync(examplePath, "utf8"), errors, { allowTrailingComma: true });
   expect(errors).toEqual([]);
   return value;

@@ -39,6 +39,8 @@ export interface ConfigState {
   loadedAt: string;
   /** Why the file's current text is not in use, or null when it is. */
   error: ConfigError | null;
+  /** The version `config` was read from; null while it is the empty default (no good file yet). */
+  configVersion: number | null;
   /** Absolute path of the file. */
   path: string;
 }
@@ -129,7 +131,7 @@ export class ConfigStore {
     this.createFromExample = opts.createFromExample ?? !custom;
     this.examplePath = opts.examplePath ?? defaultExamplePath();
     this.debounceMs = opts.debounceMs ?? 50;
-    this.state = Object.freeze({ config: emptyConfig(), version: 0, loadedAt: new Date().toISOString(), error: null, path: this.path });
+    this.state = Object.freeze({ config: emptyConfig(), version: 0, loadedAt: new Date().toISOString(), error: null, configVersion: null, path: this.path });
   }
 
   /** The config in use; re-reads the file first if it changed on disk. */
@@ -142,7 +144,7 @@ export class ConfigStore {
     } catch (err) {
       sig = `error:${(err as NodeJS.ErrnoException).code ?? "unknown"}`;
     }
-    if (sig !== this.signature) this.reload();
+    if (sig !== this.signature) this.reload(sig);
     return this.state;
   }
 
@@ -181,10 +183,13 @@ export class ConfigStore {
    * noticed: the watcher, a current() call or save()). Watches only while someone listens.
    */
   subscribe(listener: ConfigListener): () => void {
+    // A baseline first (not reported to the new listener), so the next change is reported as one.
+    this.current();
     this.listeners.add(listener);
     if (this.listeners.size === 1) {
-      this.current(); // a baseline, so the first change after this is reported as one
       this.startWatching();
+      // A change between the baseline and the watcher taking effect would go unseen: look once more.
+      this.schedule();
     }
     let active = true;
     return () => {
@@ -203,7 +208,8 @@ export class ConfigStore {
 
   // ---- internals ----
 
-  private reload(): void {
+  /** Reads the file; `statSignature` is what current() saw (kept when the file cannot be opened). */
+  private reload(statSignature?: string): void {
     let text: string;
     let sig: string;
     let readError: ConfigError | null = null;
@@ -225,7 +231,7 @@ export class ConfigStore {
         sig = "missing";
         readError = { kind: "not_found", file: shown, line: 0, column: 0, message: `${shown}: file not found`, issues: [] };
       } else {
-        sig = `error:${code ?? "unknown"}`;
+        sig = statSignature ?? `error:${code ?? "unknown"}`;
         readError = { kind: "io", file: shown, line: 0, column: 0, message: `${shown}: could not read the file: ${(err as Error).message}`, issues: [] };
       }
     }
@@ -237,15 +243,20 @@ export class ConfigStore {
     this.text = text;
     this.textKey = key;
 
-    let config = this.state.config;
+    const version = this.state.version + 1;
+    let { config, configVersion } = this.state;
     let error = readError;
     if (!readError) {
       const parsed = parseConfigText(text, this.path);
-      if (parsed.ok) config = parsed.config;
-      else error = parsed.error;
+      if (parsed.ok) {
+        config = parsed.config;
+        configVersion = version;
+      } else error = parsed.error;
     }
-    this.state = Object.freeze({ config, version: this.state.version + 1, loadedAt: new Date().toISOString(), error, path: this.path });
-    if (error && error.kind !== "not_found") console.warn(`[tool-studio] config: ${error.message}; keeping the last good config`);
+    this.state = Object.freeze({ config, version, loadedAt: new Date().toISOString(), error, configVersion, path: this.path });
+    if (error && error.kind !== "not_found") {
+      console.warn(`[tool-studio] config: ${error.message}; ${configVersion === null ? "using an empty config" : "keeping the last good config"}`);
+    }
     this.emit();
   }
 

@@ -57,6 +57,10 @@ export interface ToolSpec {
   /** Default timeout for a call, in ms. */
   timeoutMs?: number;
   source: ToolSourceRef;
+  /** The tool definition exactly as its source sent it (MCP: the raw JSON from tools/list). */
+  raw?: unknown;
+  /** Set while the tool's source is down (the reason): it stays listed, calls fail fast. */
+  unavailable?: string;
 }
 
 /** Display name: title, else annotations.title, else name. */

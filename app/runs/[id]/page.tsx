@@ -31,6 +31,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
     ["Timeout", formatDuration(run.timeoutMs)],
     ["Origin", run.origin + (run.clientName ? ` (${run.clientName})` : "")],
     ["Actor", run.actor],
+    ["Agent", run.agent ?? "—"],
     ["Replay of", run.replayOf ? <Link className="font-mono text-primary hover:underline" href={`/runs/${run.replayOf}`}>{run.replayOf.slice(0, 8)}</Link> : "—"],
     ["Spec hash", <code key="h" className="font-mono text-[12px]" title={run.specHash}>{run.specHash.slice(0, 16)}…</code>],
   ];

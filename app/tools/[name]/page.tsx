@@ -48,7 +48,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
           </p>
         )}
       </div>
-      <Workbench key={source?.id ?? "fresh"} tool={spec} initialArgs={initialArgs} recentRuns={runs} />
+      <Workbench key={source?.id ?? "fresh"} tool={spec} initialArgs={initialArgs} initialAgent={source?.agent} recentRuns={runs} />
       <ToolDefinition tool={spec} />
     </div>
   );

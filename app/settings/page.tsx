@@ -1,0 +1,25 @@
+import { getConfigStore } from "@/lib/config/store";
+import { ConfigEditor } from "@/components/settings/ConfigEditor";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Settings" };
+
+export default function SettingsPage() {
+  const store = getConfigStore();
+  const state = store.current();
+  const raw = store.raw();
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-lg font-semibold tracking-tight">Settings</h1>
+        <p className="text-muted-foreground">
+          The runtime config: agents, channels, peers, groups, memory categories, option lists and MCP servers. Edit it here or in any editor; changes on disk
+          apply at once, and an invalid file never replaces the last good config.
+        </p>
+      </div>
+      <ConfigEditor
+        initial={{ config: state.config, version: state.version, loadedAt: state.loadedAt, path: state.path, error: state.error, configVersion: state.configVersion, raw }}
+      />
+    </div>
+  );
+}
