@@ -14,16 +14,18 @@ test("the tool list shows every built-in tool and filters them", async ({ page }
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Tools" })).toBeVisible();
   const cards = page.getByTestId("tool-card");
-  await expect(cards).toHaveCount(6);
+  await expect(cards).toHaveCount(9);
   await expect(cards.filter({ hasText: "Add two integers" })).toContainText("read-only");
   await page.getByLabel("Search tools").fill("png");
   await expect(cards).toHaveCount(1);
   await expect(cards.first()).toContainText("chart_png");
   await page.getByLabel("Search tools").fill("");
   await page.getByRole("button", { name: "writes" }).click();
+  await expect(cards).toHaveCount(2); // send_message, notify_group
+  await page.getByRole("button", { name: "destructive" }).click();
   await expect(page.getByText("No tool matches these filters.")).toBeVisible();
   await page.getByRole("button", { name: "Clear filters" }).click();
-  await expect(cards).toHaveCount(6);
+  await expect(cards).toHaveCount(9);
   await shot(page, "tool-list");
 });
 

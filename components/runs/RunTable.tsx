@@ -44,7 +44,7 @@ export function RunTable({ runs, showTool = true, compact = false }: { runs: Run
                   <Link href={`/runs/${r.id}`} className="font-mono text-[12px] hover:text-primary hover:underline">{r.tool}</Link>
                 </td>
               )}
-              <td className="max-w-[340px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground" title={JSON.stringify(r.arguments)}>
+              <td className={`${compact ? "max-w-[180px]" : "max-w-[340px]"} truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground`} title={JSON.stringify(r.arguments)}>
                 {argsPreview(r.arguments)}
               </td>
               {!compact && <td className="px-3 py-1.5">{r.error ? <Badge tone="danger" className="font-mono">{r.error.kind}</Badge> : null}</td>}

@@ -72,7 +72,7 @@ export function AgentPicker({ state, agent, onAgent }: { state: DomainState; age
             aria-label="Agent"
             value={agent ?? ""}
             onChange={(e) => onAgent(e.target.value || null)}
-            className="h-7 rounded-md border bg-background px-1.5"
+            className="h-7 max-w-56 truncate rounded-md border bg-background px-1.5"
           >
             <option value="">default{data.agent && !agent ? ` (${data.agent})` : ""}</option>
             {data.agents.map((a) => (

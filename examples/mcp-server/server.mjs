@@ -266,6 +266,7 @@ const tools = [
     def: {
       name: "fancy",
       title: "Fancy tool",
+      // `execution` reaches 2025-era clients only: 2026-07-28 removed it and the SDK drops it there.
       description: "A tool with every piece of metadata: title, annotations, icons, _meta and execution.",
       inputSchema: { type: "object", properties: { level: { type: "string", enum: ["low", "high"], default: "low" } } },
       annotations: { title: "Fancy (annotation title)", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,0 +1,10 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+const passthrough = { "~standard": { version: 1, vendor: "x", validate: (v) => ({ value: v }) } };
+const transport = new StdioClientTransport({ command: process.execPath, args: ["../mcp-server/server.mjs"] });
+const client = new Client({ name: "scratch", version: "0" }, { versionNegotiation: { mode: "auto" } });
+await client.connect(transport);
+let cursor; const all = [];
+do { const page = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, passthrough); all.push(...page.tools); cursor = page.nextCursor; } while (cursor);
+console.log(JSON.stringify(all.find((t) => t.name === "fancy")).slice(0, 300), Object.keys(all.find((t) => t.name === "fancy")));
+await client.close();

@@ -1,0 +1,1 @@
+import { McpConnection } from "../../lib/mcp/connection.ts";

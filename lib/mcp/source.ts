@@ -1,0 +1,262 @@
+import type { z } from "zod";
+import { McpServer } from "../config/schema";
+import type { ToolSourceProvider } from "../registry/registry";
+import type { RegisteredTool } from "../tools/define";
+import { canonicalJson, sha256Hex } from "../tools/hash";
+import {
+  McpConnection,
+  type McpConnectionEvent,
+  type McpConnectionOptions,
+  type McpConnectionState,
+  type McpConnectionStatus,
+  type McpExcludedTool,
+  type McpServerConfig,
+} from "./connection";
+
+export type McpServerOrigin = "config" | "runtime";
+
+/** One row of a Servers page. */
+export interface McpServerState {
+  name: string;
+  transport: "stdio" | "http";
+  origin: McpServerOrigin;
+  enabled: boolean;
+  state: McpConnectionState;
+  error?: string;
+  stderrTail: string[];
+  protocolVersion?: string;
+  era?: "modern" | "legacy";
+  serverInfo?: McpConnectionStatus["serverInfo"];
+  capabilities?: Record<string, unknown>;
+  toolCount: number;
+  excluded: McpExcludedTool[];
+  pid?: number;
+  failures: number;
+  nextRetryAt?: string;
+  connectedAt?: string;
+}
+
+export interface McpSyncResult {
+  started: string[];
+  restarted: string[];
+  stopped: string[];
+  unchanged: string[];
+  /** Entries not started, and why (e.g. a second server with the same name). */
+  refused: { name: string; reason: string }[];
+}
+
+export type McpManagerEvent = McpConnectionEvent | { type: "servers"; servers: McpServerState[] };
+export type McpManagerListener = (event: McpManagerEvent) => void;
+
+export interface McpManagerOptions extends McpConnectionOptions {
+  /** For tests: how a connection is made. */
+  createConnection?: (config: McpServerConfig, options: McpConnectionOptions) => McpConnection;
+}
+
+interface Entry {
+  config: McpServerConfig;
+  hash: string;
+  origin: McpServerOrigin;
+  /** Absent for a disabled config entry (listed, not connected). */
+  connection?: McpConnection;
+  unsubscribe?: () => void;
+}
+
+/** The hash that decides whether a server entry changed (key order does not matter). */
+export const entryHash = (config: McpServerConfig): string => sha256Hex(canonicalJson(config));
+
+/**
+ * Owns the MCP connections: the config's servers (`sync` on every config load) and servers
+ * added at run time (`add` / `remove`; kept in memory, they survive config reloads). Its
+ * `source()` is the registry's "mcp" tool source: every server's tools, namespaced
+ * `<server>__<tool>`, so names cannot collide across servers; two servers with the same name
+ * are refused.
+ */
+export class McpManager {
+  private entries = new Map<string, Entry>();
+  private listeners = new Set<McpManagerListener>();
+  private closed = false;
+
+  constructor(private readonly options: McpManagerOptions = {}) {}
+
+  /**
+   * Brings the config's servers in line with `servers`: starts new ones, restarts changed ones
+   * (by entry hash), stops removed or disabled ones. Run-time servers are left alone; a config
+   * entry whose name a run-time server (or an earlier entry) already has is refused.
+   */
+  async sync(servers: readonly McpServerConfig[]): Promise<McpSyncResult> {
+    this.assertOpen();
+    const result: McpSyncResult = { started: [], restarted: [], stopped: [], unchanged: [], refused: [] };
+    const wanted = new Map<string, McpServerConfig>();
+    for (const s of servers) {
+      if (wanted.has(s.name)) {
+        result.refused.push({ name: s.name, reason: `another entry of the config already uses the name "${s.name}"` });
+        continue;
+      }
+      const existing = this.entries.get(s.name);
+      if (existing?.origin === "runtime") {
+        result.refused.push({ name: s.name, reason: `a server added at run time already uses the name "${s.name}"` });
+        continue;
+      }
+      wanted.set(s.name, s);
+    }
+    const stops: Promise<void>[] = [];
+    for (const [name, entry] of this.entries) {
+      if (entry.origin !== "config" || wanted.has(name)) continue;
+      this.entries.delete(name);
+      if (entry.connection) result.stopped.push(name);
+      stops.push(this.stop(entry));
+    }
+    for (const [name, config] of wanted) {
+      const hash = entryHash(config);
+      const existing = this.entries.get(name);
+      if (existing && existing.hash === hash) {
+        result.unchanged.push(name);
+        continue;
+      }
+      const wasRunning = !!existing?.connection;
+      if (existing) stops.push(this.stop(existing));
+      const entry: Entry = { config, hash, origin: "config" };
+      this.entries.set(name, entry);
+      if (config.enabled) {
+        this.open(entry);
+        (wasRunning ? result.restarted : result.started).push(name);
+      } else if (wasRunning) {
+        result.stopped.push(name);
+      }
+    }
+    await Promise.all(stops);
+    this.emitServers();
+    return result;
+  }
+
+  /**
+   * Adds a server at run time (not written to the config). Throws on an invalid entry or when a
+   * server of that name already exists.
+   */
+  add(entry: z.input<typeof McpServer>): McpServerState {
+    this.assertOpen();
+    const config = McpServer.parse(entry);
+    const existing = this.entries.get(config.name);
+    if (existing) {
+      throw new Error(
+        `An MCP server named "${config.name}" already exists (${existing.origin === "config" ? "from the config" : "added at run time"}); choose another name.`,
+      );
+    }
+    const e: Entry = { config, hash: entryHash(config), origin: "runtime" };
+    this.entries.set(config.name, e);
+    if (config.enabled) this.open(e);
+    this.emitServers();
+    return this.stateOf(e);
+  }
+
+  /** Removes a server added at run time. False when there is none of that name; throws for a config server. */
+  async remove(name: string): Promise<boolean> {
+    const entry = this.entries.get(name);
+    if (!entry) return false;
+    if (entry.origin === "config") throw new Error(`MCP server "${name}" comes from the config: remove or disable it there.`);
+    this.entries.delete(name);
+    await this.stop(entry);
+    this.emitServers();
+    return true;
+  }
+
+  /** Every server, config ones first (in config order), then run-time ones. */
+  states(): McpServerState[] {
+    const all = [...this.entries.values()];
+    return [...all.filter((e) => e.origin === "config"), ...all.filter((e) => e.origin === "runtime")].map((e) => this.stateOf(e));
+  }
+
+  state(name: string): McpServerState | undefined {
+    const e = this.entries.get(name);
+    return e && this.stateOf(e);
+  }
+
+  connection(name: string): McpConnection | undefined {
+    return this.entries.get(name)?.connection;
+  }
+
+  /** All tools of all servers (namespaced; marked `unavailable` for servers that are down). */
+  tools(): RegisteredTool[] {
+    return this.states().flatMap((s) => this.entries.get(s.name)?.connection?.tools() ?? []);
+  }
+
+  /** The registry's tool source for MCP servers (id "mcp"). */
+  source(): ToolSourceProvider {
+    return { id: "mcp", list: () => this.tools() };
+  }
+
+  /** Listens to state changes, tool-list changes and server-set changes; returns the unsubscribe function. */
+  subscribe(listener: McpManagerListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops every server. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(entries.map((e) => this.stop(e)));
+    this.listeners.clear();
+  }
+
+  // ------------------------------------------------------------
+
+  private open(entry: Entry): void {
+    const { createConnection, ...connectionOptions } = this.options;
+    const connection = createConnection ? createConnection(entry.config, connectionOptions) : new McpConnection(entry.config, connectionOptions);
+    entry.connection = connection;
+    entry.unsubscribe = connection.subscribe((event) => this.emit(event));
+    connection.start();
+  }
+
+  private async stop(entry: Entry): Promise<void> {
+    entry.unsubscribe?.();
+    const c = entry.connection;
+    entry.connection = undefined;
+    await c?.close();
+  }
+
+  private stateOf(e: Entry): McpServerState {
+    const s = e.connection?.status();
+    return {
+      name: e.config.name,
+      transport: e.config.transport,
+      origin: e.origin,
+      enabled: e.config.enabled,
+      state: s?.state ?? "disconnected",
+      error: s?.error,
+      stderrTail: s?.stderrTail ?? [],
+      protocolVersion: s?.protocolVersion,
+      era: s?.era,
+      serverInfo: s?.serverInfo,
+      capabilities: s?.capabilities,
+      toolCount: s?.toolCount ?? 0,
+      excluded: s?.excluded ?? [],
+      pid: s?.pid,
+      failures: s?.failures ?? 0,
+      nextRetryAt: s?.nextRetryAt,
+      connectedAt: s?.connectedAt,
+    };
+  }
+
+  private emitServers(): void {
+    this.emit({ type: "servers", servers: this.states() });
+  }
+
+  private emit(event: McpManagerEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch {
+        /* a listener's failure is its own */
+      }
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error("The MCP manager is closed");
+  }
+}
