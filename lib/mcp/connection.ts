@@ -408,9 +408,13 @@ export class McpConnection {
     if (this.config.transport === "http" && every > 0) {
       this.healthTimer = setInterval(() => {
         if (gen !== this.generation || this.client !== client) return;
-        client.ping({ timeout: Math.min(every, 10_000) }).catch((err) => {
+        // 2026-07-28 has no ping: server/discover is the cheap request there.
+        const timeout = Math.min(every, 10_000);
+        const probe = client.getProtocolEra() === "modern" ? client.discover({ timeout }) : client.ping({ timeout });
+        probe.catch((err) => {
           const e = toMcpToolError(err, this.name);
           if (e.kind === "network" || e.kind === "timeout") this.drop(client, `the server stopped answering: ${describe(err)}`);
+          else this.log(`health check failed (${e.kind}): ${describe(err)}`);
         });
       }, every);
       this.healthTimer.unref?.();
@@ -579,9 +583,14 @@ export class McpConnection {
   }
 }
 
+/** An error's message, with the messages of its causes (e.g. "fetch failed: connect ECONNREFUSED ..."). */
 function describe(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
+  if (!(err instanceof Error)) return String(err);
+  let text = err.message || err.name;
+  for (let c: unknown = err.cause, depth = 0; c instanceof Error && depth < 3; c = c.cause, depth++) {
+    if (c.message && !text.includes(c.message)) text += `: ${c.message}`;
+  }
+  return text;
 }
 
 /** Maps one raw MCP Tool to the studio's ToolSpec (every field kept, and the raw JSON as `raw`). */
