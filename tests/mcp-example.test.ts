@@ -2,11 +2,15 @@
 // 2026-07-28) started by the tests over stdio and over Streamable HTTP. No mocks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpConnection, type McpServerConfig } from "@/lib/mcp/connection";
+import { executeTool } from "@/lib/execution/execute";
 import { McpManager } from "@/lib/mcp/source";
+import { Registry } from "@/lib/registry/registry";
+import { RunStore } from "@/lib/runs/store";
 import { EXAMPLE_SERVER, eventually, startExampleHttpServer, type ServerProcess } from "@/lib/mcp/test-helpers";
 import type { ProgressUpdate, RegisteredTool, ToolContext } from "@/lib/tools/define";
 import { ToolError } from "@/lib/tools/errors";
 import type { ContentBlock } from "@/lib/tools/output";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
 const PAGE_SIZE = 3;
 const ALL_TOOLS = [
@@ -252,6 +256,23 @@ describe.each(["stdio", "http"] as const)("example MCP server over %s", (transpo
   });
 });
 
+describe("the SDK's own request timeout", () => {
+  it("is mapped to a timeout ToolError (when the studio's signal has not fired first)", async () => {
+    const conn = new McpConnection(
+      { name: "t", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: true, toolTimeouts: { slow_count: 300 } },
+      { callSlackMs: 0 },
+    );
+    try {
+      await conn.connect();
+      const err = await rejection(tool(conn, "slow_count").invoke({ to: 20, delayMs: 100 }, ctx()));
+      expect(err).toBeInstanceOf(ToolError);
+      expect((err as ToolError).kind).toBe("timeout");
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
 describe("McpManager with the example server", () => {
   const manager = new McpManager(fast);
   afterAll(() => manager.close());
@@ -310,5 +331,64 @@ describe("McpManager with the example server", () => {
       }
     });
     await expect(manager.remove("one")).rejects.toThrow(/comes from the config/);
+  });
+});
+
+describe("MCP tools through the studio (registry, executeTool, captured runs in PostgreSQL)", () => {
+  let db: TestDatabase;
+  let manager: McpManager;
+  let registry: Registry;
+  let runs: RunStore;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    runs = new RunStore(db.prisma);
+    manager = new McpManager(fast);
+    registry = new Registry();
+    registry.addSource(manager.source());
+    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: true, timeoutMs: 5_000 }]);
+    await manager.connection("ex")!.waitFor((s) => s.state === "connected", 15_000);
+  });
+
+  afterAll(async () => {
+    await manager?.close();
+    await db?.drop();
+  });
+
+  const run = (tool: string, args: unknown, extra: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
+    executeTool({ registry, runs }, { tool, arguments: args, origin: "api", actor: "test", ...extra });
+
+  it("captures a structured result, checked against the tool's outputSchema", async () => {
+    const r = await run("ex__weather", { city: "Oslo" });
+    expect(r).toMatchObject({ status: "success", source: "mcp:ex", outputValid: true, timeoutMs: 5_000 });
+    expect(r.output?.structuredContent).toEqual({ city: "Oslo", tempC: 21.5, conditions: "sunny" });
+  });
+
+  it("marks an isError result as an error run", async () => {
+    const r = await run("ex__fail_politely", { reason: "nope" });
+    expect(r.status).toBe("error");
+    expect(r.error?.message).toBe("It did not work: nope");
+  });
+
+  it("rejects invalid arguments before the server is called, and captures a timeout", async () => {
+    const r = await run("ex__add", { a: 1.5, b: 1 });
+    // 1.5 is not an integer: rejected by the studio's own validation before the server is called.
+    expect(r.status).toBe("rejected");
+    const slow = await run("ex__slow_count", { to: 20, delayMs: 100 }, { timeoutMs: 300 });
+    expect(slow.status).toBe("timeout");
+    expect(slow.error?.kind).toBe("timeout");
+  });
+
+  it("lists the tools of a dead server as unavailable; a call is captured as a network error", async () => {
+    const conn = manager.connection("ex")!;
+    process.kill(conn.status().pid!, "SIGKILL");
+    await conn.waitFor((s) => s.state !== "connected");
+    const spec = (await registry.list()).find((t) => t.name === "ex__echo");
+    expect(spec?.unavailable).toBeTruthy();
+    const r = await run("ex__echo", { message: "x" });
+    expect(r.status).toBe("error");
+    expect(r.error?.kind).toBe("network");
+    await conn.waitFor((s) => s.state === "connected", 15_000);
+    expect((await run("ex__echo", { message: "x" })).status).toBe("success");
   });
 });

@@ -6,6 +6,7 @@ import type { ProgressUpdate, RegisteredTool } from "../tools/define";
 import { ToolError, toToolError, type ErrorKind } from "../tools/errors";
 import { specHash } from "../tools/hash";
 import type { ContentBlock, ToolOutput } from "../tools/output";
+import type { ToolSpec } from "../tools/spec";
 import { describeFieldErrors, SchemaCompileError, validate } from "../schema/validate";
 import { trackRun } from "./active-runs";
 import type { DomainService } from "../domains/service";
@@ -30,9 +31,17 @@ export interface ExecuteRequest {
   onProgress?(update: ProgressUpdate): void;
 }
 
+/** Told about every captured run, once it is final (inference, audit). */
+export interface RunObserver {
+  name: string;
+  onRunCaptured(run: Run, tool: ToolSpec): Promise<void> | void;
+}
+
 export interface ExecuteDeps {
   registry: Registry;
   runs: RunStore;
+  /** Called in order after each run is captured; a failing observer is logged, the run stands. */
+  observers?: RunObserver[];
   /** Re-checks option-domain values against the live config; without it they are not checked. */
   domains?: DomainService;
 }
@@ -70,13 +79,25 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
 
   const rejection = checkArguments(tool, start.arguments) ?? (await checkDomains(deps.domains, tool, start));
   if (rejection) {
-    return deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
+    const run = await deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
+    return notify(deps, run, tool.spec);
   }
 
   await deps.runs.start(start);
   req.onStart?.(start.id);
   const outcome = await invoke(tool, start, timeoutMs, req);
-  return deps.runs.finish(start.id, start.startedAt, outcome);
+  return notify(deps, await deps.runs.finish(start.id, start.startedAt, outcome), tool.spec);
+}
+
+async function notify(deps: ExecuteDeps, run: Run, spec: ToolSpec): Promise<Run> {
+  for (const o of deps.observers ?? []) {
+    try {
+      await o.onRunCaptured(run, spec);
+    } catch (err) {
+      console.error(`[tool-studio] run observer "${o.name}" failed for run ${run.id}`, err);
+    }
+  }
+  return run;
 }
 
 function checkArguments(tool: RegisteredTool, args: unknown): ToolError | null {

@@ -143,6 +143,7 @@ export class McpConnection {
   private healthTimer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
   private refreshAgain = false;
+  private relistWhenConnected = false;
 
   private stderrLines: string[] = [];
   private stderrPartial = "";
@@ -266,6 +267,7 @@ export class McpConnection {
     this.refreshing = (async () => {
       do {
         this.refreshAgain = false;
+        this.relistWhenConnected = false;
         const client = this.client;
         const gen = this.generation;
         if (!client || this.state !== "connected") return;
@@ -326,6 +328,7 @@ export class McpConnection {
     this.clearTimers();
     this.pid = undefined;
     this.exitDescription = undefined;
+    this.relistWhenConnected = false;
     this.setState("connecting");
     let client: Client | undefined;
     try {
@@ -337,7 +340,10 @@ export class McpConnection {
             autoRefresh: false,
             debounceMs: 50,
             onChanged: () => {
-              if (gen === this.generation) void this.refreshTools();
+              if (gen !== this.generation) return;
+              // Before the client is adopted (still listing), remember to list again once it is.
+              if (this.client) void this.refreshTools();
+              else this.relistWhenConnected = true;
             },
           },
         },
@@ -366,6 +372,7 @@ export class McpConnection {
       this.setState("connected");
       this.rebuild();
       this.log(`connected (protocol ${this.protocolVersion}, ${this.rawTools.length} tools)`);
+      if (this.relistWhenConnected) void this.refreshTools();
     } catch (err) {
       if (gen !== this.generation || this.closed) return;
       this.pendingClient = undefined;
