@@ -3,8 +3,11 @@ import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
-export default async function ToolsPage() {
+export default async function ToolsPage({ searchParams }: { searchParams: Promise<{ source?: string; q?: string }> }) {
+  const { source, q } = await searchParams;
   const studio = await getStudio();
-  const tools = await studio.registry.list();
-  return <ToolList tools={tools} />;
+  const { tools, collisions } = await studio.registry.snapshot();
+  const specs = tools.map((t) => t.spec);
+  const excluded = studio.mcp.states().flatMap((s) => s.excluded.map((x) => ({ server: s.name, ...x })));
+  return <ToolList tools={specs} initialSource={source} initialQuery={q} collisions={collisions} excluded={excluded} />;
 }

@@ -264,7 +264,8 @@ describe("the SDK's own request timeout", () => {
     );
     try {
       await conn.connect();
-      const err = await rejection(tool(conn, "slow_count").invoke({ to: 20, delayMs: 100 }, ctx()));
+      // Progress resets the SDK's timeout, so the steps must be slower than the 300 ms it allows.
+      const err = await rejection(tool(conn, "slow_count").invoke({ to: 3, delayMs: 700 }, ctx()));
       expect(err).toBeInstanceOf(ToolError);
       expect((err as ToolError).kind).toBe("timeout");
     } finally {

@@ -1,71 +1,109 @@
 import Link from "next/link";
-import { z } from "zod";
+import { Download } from "lucide-react";
 import { getStudio } from "@/lib/studio/studio";
-import { RUN_STATUSES } from "@/lib/runs/types";
+import { ERROR_KINDS } from "@/lib/tools/errors";
+import { RUN_ORIGINS, RUN_STATUSES } from "@/lib/runs/types";
+import { RunFilterParams, queryEntries, FILTER_KEYS } from "@/lib/runs/filter-params";
 import { CursorError } from "@/lib/runs/store";
 import { RunTable } from "@/components/runs/RunTable";
+import { RunStatsView } from "@/components/runs/RunStatsView";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "History" };
 
-const Query = z.object({
-  tool: z.string().optional().catch(undefined),
-  status: z.enum(RUN_STATUSES).optional().catch(undefined),
-  cursor: z.string().optional().catch(undefined),
-});
+const input = "h-8 rounded-md border bg-background px-2";
 
 export default async function HistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const q = Query.parse(await searchParams);
+  const raw = queryEntries(await searchParams);
+  const parsed = RunFilterParams.safeParse(Object.fromEntries(FILTER_KEYS.filter((k) => raw[k]).map((k) => [k, raw[k]])));
+  const filter = parsed.success ? parsed.data : {};
   const studio = await getStudio();
-  const tools = (await studio.registry.list()).map((t) => t.name).sort();
+  const [tools, facets] = await Promise.all([studio.registry.list(), studio.runs.facets()]);
+  const toolNames = [...new Set([...tools.map((t) => t.name), ...facets.tools])].sort();
+  const sources = [...new Set([...tools.map((t) => t.source.id), ...facets.sources])].sort();
+
   let page;
   let cursorError = false;
   try {
-    page = await studio.runs.list({ tool: q.tool || undefined, status: q.status, cursor: q.cursor || undefined, limit: 50 });
+    page = await studio.runs.list({ ...filter, cursor: raw.cursor, limit: 50 });
   } catch (err) {
     if (!(err instanceof CursorError)) throw err;
     cursorError = true;
-    page = await studio.runs.list({ tool: q.tool || undefined, status: q.status, limit: 50 });
+    page = await studio.runs.list({ ...filter, limit: 50 });
   }
-  const base = new URLSearchParams();
-  if (q.tool) base.set("tool", q.tool);
-  if (q.status) base.set("status", q.status);
+  const filtered = FILTER_KEYS.some((k) => raw[k]);
+  const stats = filter.tool ? await studio.runs.stats(filter) : null;
+
+  const base = new URLSearchParams(FILTER_KEYS.filter((k) => raw[k]).map((k) => [k, raw[k]!]));
   const next = page.nextCursor ? `/runs?${new URLSearchParams([...base, ["cursor", page.nextCursor]])}` : null;
-  const filtered = Boolean(q.tool || q.status);
+  const exportHref = (format: string) => `/api/runs/export?${new URLSearchParams([...base, ["format", format]])}`;
 
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-lg font-semibold tracking-tight">Run history</h1>
-        <p className="text-muted-foreground">Every call of every tool, from the form, the API or MCP, newest first.</p>
+      <div className="flex flex-wrap items-end gap-3">
+        <div>
+          <h1 className="text-lg font-semibold tracking-tight">Run history</h1>
+          <p className="text-muted-foreground">Every call of every tool, from the form, the API or MCP, newest first.</p>
+        </div>
+        <div className="ml-auto flex gap-2">
+          <a href={exportHref("ndjson")} className={buttonClass.secondary} download><Download className="size-3.5" /> NDJSON</a>
+          <a href={exportHref("csv")} className={buttonClass.secondary} download><Download className="size-3.5" /> CSV</a>
+        </div>
       </div>
       <form method="get" className="flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2" aria-label="Filter runs">
-        <select name="tool" defaultValue={q.tool ?? ""} aria-label="Tool" className="h-8 rounded-md border bg-background px-2">
+        <select name="tool" defaultValue={raw.tool ?? ""} aria-label="Tool" className={input}>
           <option value="">All tools</option>
-          {tools.map((t) => <option key={t} value={t}>{t}</option>)}
-          {q.tool && !tools.includes(q.tool) && <option value={q.tool}>{q.tool} (no longer registered)</option>}
+          {toolNames.map((t) => <option key={t} value={t}>{t}</option>)}
         </select>
-        <select name="status" defaultValue={q.status ?? ""} aria-label="Status" className="h-8 rounded-md border bg-background px-2">
+        <select name="source" defaultValue={raw.source ?? ""} aria-label="Source" className={input}>
+          <option value="">Any source</option>
+          {sources.map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+        <select name="status" defaultValue={raw.status ?? ""} aria-label="Status" className={input}>
           <option value="">Any status</option>
           {RUN_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
         </select>
+        <select name="errorKind" defaultValue={raw.errorKind ?? ""} aria-label="Error kind" className={input}>
+          <option value="">Any error kind</option>
+          {ERROR_KINDS.map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+        <select name="origin" defaultValue={raw.origin ?? ""} aria-label="Origin" className={input}>
+          <option value="">Any origin</option>
+          {RUN_ORIGINS.map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+        <select name="actor" defaultValue={raw.actor ?? ""} aria-label="Actor" className={input}>
+          <option value="">Any actor</option>
+          {facets.actors.map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+        <label className="flex items-center gap-1 text-muted-foreground">From <input type="datetime-local" name="since" defaultValue={raw.since ?? ""} aria-label="Started from" className={input} /></label>
+        <label className="flex items-center gap-1 text-muted-foreground">to <input type="datetime-local" name="until" defaultValue={raw.until ?? ""} aria-label="Started before" className={input} /></label>
+        <input type="search" name="q" defaultValue={raw.q ?? ""} placeholder="Text in arguments or output…" aria-label="Text" className={`${input} min-w-56 flex-1`} />
         <button type="submit" className={buttonClass.secondary}>Apply</button>
         {filtered && <Link href="/runs" className={buttonClass.ghost}>Clear</Link>}
       </form>
+      {!parsed.success && (
+        <p role="alert" className="text-destructive">
+          Some filters were ignored: {parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}
+        </p>
+      )}
       {cursorError && <p role="alert" className="text-warning">That page link was not valid; showing the newest runs.</p>}
+      {stats && <RunStatsView stats={stats} />}
       <Card bodyClassName="p-0">
         {page.runs.length === 0 && filtered ? (
           <p className="p-6 text-center text-muted-foreground">No run matches these filters. <Link href="/runs" className="text-primary underline">Clear them</Link></p>
         ) : (
-          <RunTable runs={page.runs} />
+          <form method="get" action="/runs/compare" id="compare-form">
+            <RunTable runs={page.runs} selectable />
+          </form>
         )}
       </Card>
-      <div className="flex items-center gap-2">
-        {q.cursor && <Link href={`/runs?${base}`} className={buttonClass.secondary}>← Newest</Link>}
+      <div className="flex flex-wrap items-center gap-2">
+        {raw.cursor && <Link href={`/runs?${base}`} className={buttonClass.secondary}>← Newest</Link>}
         {next && <Link href={next} className={buttonClass.secondary} data-testid="next-page">Older →</Link>}
         <span className="text-muted-foreground">{page.runs.length} run{page.runs.length === 1 ? "" : "s"} on this page</span>
+        <button type="submit" form="compare-form" className={`${buttonClass.secondary} ml-auto`} data-testid="compare-selected">Compare two selected</button>
       </div>
     </div>
   );

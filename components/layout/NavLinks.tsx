@@ -6,6 +6,7 @@ const LINKS = [
   { href: "/", label: "Tools", match: (p: string) => p === "/" || p.startsWith("/tools") },
   { href: "/runs", label: "History", match: (p: string) => p.startsWith("/runs") },
   { href: "/triggers", label: "Triggers", match: (p: string) => p.startsWith("/triggers") },
+  { href: "/servers", label: "Servers", match: (p: string) => p.startsWith("/servers") },
   { href: "/outbox", label: "Outbox", match: (p: string) => p.startsWith("/outbox") },
   { href: "/settings", label: "Settings", match: (p: string) => p.startsWith("/settings") },
 ];

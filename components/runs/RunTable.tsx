@@ -15,13 +15,14 @@ export function formatTime(iso: string): string {
 
 /** Runs newest first; every row opens the run. */
 /** `compact` (a narrow side panel) keeps status, arguments, duration and time. */
-export function RunTable({ runs, showTool = true, compact = false }: { runs: Run[]; showTool?: boolean; compact?: boolean }) {
+export function RunTable({ runs, showTool = true, compact = false, selectable = false }: { runs: Run[]; showTool?: boolean; compact?: boolean; selectable?: boolean }) {
   if (runs.length === 0) return <p className="p-6 text-center text-muted-foreground">No runs yet.</p>;
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-[13px]" data-testid="run-table">
         <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
           <tr>
+            {selectable && <th className="w-8 px-3 py-2"><span className="sr-only">Select to compare</span></th>}
             <th className="px-3 py-2 font-medium">Status</th>
             {showTool && <th className="px-3 py-2 font-medium">Tool</th>}
             <th className="px-3 py-2 font-medium">Arguments</th>
@@ -34,6 +35,11 @@ export function RunTable({ runs, showTool = true, compact = false }: { runs: Run
         <tbody>
           {runs.map((r) => (
             <tr key={r.id} className="border-b last:border-0 hover:bg-accent/50" data-testid="run-row">
+              {selectable && (
+                <td className="px-3 py-1.5">
+                  <input type="checkbox" name="run" value={r.id} aria-label={`Select run ${r.id} to compare`} className="size-3.5 accent-primary" />
+                </td>
+              )}
               <td className="px-3 py-1.5">
                 <Link href={`/runs/${r.id}`} className="block" aria-label={`Open run ${r.id}`}>
                   <StatusBadge status={r.status} />

@@ -5,6 +5,8 @@ import { Search } from "lucide-react";
 import { annotationHint, displayName, type ToolSpec } from "@/lib/tools/spec";
 import { Badge } from "@/components/ui/Badge";
 import { AnnotationBadges } from "./AnnotationBadges";
+import { ToolIcons } from "./ToolIcons";
+import type { NameCollision } from "@/lib/registry/registry";
 
 const HINT_FILTERS = [
   { id: "read-only", test: (t: ToolSpec) => annotationHint(t, "readOnlyHint") },
@@ -19,9 +21,17 @@ function paramCount(t: ToolSpec): number {
   return p && typeof p === "object" ? Object.keys(p).length : 0;
 }
 
-export function ToolList({ tools }: { tools: ToolSpec[] }) {
-  const [query, setQuery] = useState("");
-  const [source, setSource] = useState<string>("all");
+type Props = {
+  tools: ToolSpec[];
+  initialSource?: string;
+  initialQuery?: string;
+  collisions?: NameCollision[];
+  excluded?: { server: string; tool: string; reason: string }[];
+};
+
+export function ToolList({ tools, initialSource, initialQuery, collisions = [], excluded = [] }: Props) {
+  const [query, setQuery] = useState(initialQuery ?? "");
+  const [source, setSource] = useState<string>(initialSource ?? "all");
   const [hints, setHints] = useState<string[]>([]);
   const sources = useMemo(() => [...new Set(tools.map((t) => t.source.id))].sort(), [tools]);
 
@@ -80,6 +90,17 @@ export function ToolList({ tools }: { tools: ToolSpec[] }) {
         </div>
       </div>
 
+      {(collisions.length > 0 || excluded.length > 0) && (
+        <div role="status" className="rounded-lg border border-warning/50 bg-warning/10 px-3 py-2 text-[13px]" data-testid="tool-warnings">
+          {collisions.map((c) => (
+            <p key={`${c.name}-${c.droppedFrom}`}>Name clash: <code className="font-mono">{c.name}</code> from {c.droppedFrom} is hidden by the one from {c.keptFrom}.</p>
+          ))}
+          {excluded.map((x) => (
+            <p key={`${x.server}-${x.tool}`}>Excluded: <code className="font-mono">{x.tool}</code> of server {x.server}: {x.reason}</p>
+          ))}
+        </div>
+      )}
+
       {shown.length === 0 ? (
         <div className="rounded-lg border border-dashed p-10 text-center text-muted-foreground">
           No tool matches these filters.{" "}
@@ -97,9 +118,13 @@ export function ToolList({ tools }: { tools: ToolSpec[] }) {
                 className="group flex h-full flex-col gap-1.5 rounded-lg border bg-card p-3 shadow-xs transition hover:border-primary/40 hover:shadow-sm"
               >
                 <div className="flex items-baseline gap-2">
+                  <ToolIcons icons={t.icons} size={18} />
                   <span className="font-semibold group-hover:text-primary">{displayName(t)}</span>
                   <code className="truncate font-mono text-[12px] text-muted-foreground">{t.name}</code>
-                  <span className="ml-auto"><Badge>{t.source.id}</Badge></span>
+                  <span className="ml-auto flex gap-1">
+                    {t.unavailable && <Badge tone="warning" title={t.unavailable}>unavailable</Badge>}
+                    <Badge>{t.source.id}</Badge>
+                  </span>
                 </div>
                 {t.description && <p className="line-clamp-2 text-muted-foreground">{t.description}</p>}
                 <div className="mt-auto flex flex-wrap items-center gap-1 pt-1">

@@ -13,6 +13,7 @@ import { RunTable } from "@/components/runs/RunTable";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ParamForm } from "./ParamForm";
+import { PresetMenu } from "./PresetMenu";
 import { AgentPicker, useDomainOptions } from "./use-domain-options";
 import { domainUiSchema } from "./domain-options";
 import { readRunStream, type Progress } from "./run-stream";
@@ -139,7 +140,15 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
   return (
     <div className="space-y-4">
       <div className="grid gap-4 lg:grid-cols-2">
-        <Card title="Parameters" actions={<button type="button" className={buttonClass.ghost} onClick={reset}><RotateCcw className="size-3.5" />Reset</button>}>
+        <Card
+          title="Parameters"
+          actions={
+            <>
+              <PresetMenu tool={tool.name} args={args} agent={agent} onLoad={(p) => { onFormChange(p.arguments); if (p.agent) setAgent(p.agent); }} />
+              <button type="button" className={buttonClass.ghost} onClick={reset}><RotateCcw className="size-3.5" />Reset</button>
+            </>
+          }
+        >
           {domains.enabled && <AgentPicker state={domains} agent={agent} onAgent={setAgent} />}
           <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={domains.formContext} />
         </Card>

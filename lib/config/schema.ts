@@ -69,6 +69,19 @@ export const ListOption = z.union([
   z.strictObject({ value: z.string(), label: z.string().optional(), hint: z.string().optional(), group: z.string().optional(), disabled: z.boolean().optional() }),
 ]);
 
+const RetentionRule = z.strictObject({
+  maxAgeDays: z.number().positive().optional().describe("Runs older than this many days are purged."),
+  maxRuns: z.number().int().positive().optional().describe("Only this many newest runs are kept."),
+});
+
+export const Retention = z
+  .strictObject({
+    maxAgeDays: z.number().positive().optional().describe("Default for every tool: purge runs older than this many days."),
+    maxRunsPerTool: z.number().int().positive().optional().describe("Default for every tool: keep only this many newest runs."),
+    perTool: z.record(z.string(), RetentionRule).default({}).describe("Overrides by tool name."),
+  })
+  .describe("How long run history is kept. Purges (POST /api/runs/purge) are audited.");
+
 export const RuntimeConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -80,6 +93,7 @@ export const RuntimeConfigSchema = z
     memoryCategories: z.array(MemoryCategory).default([]),
     mcpServers: z.array(McpServer).default([]),
     lists: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.array(ListOption)).default({}).describe("Named option lists, used by `custom:<name>` domains."),
+    retention: Retention.default({ perTool: {} }),
   })
   .superRefine((c, ctx) => {
     // Cross references: every name used must be declared, so a typo is caught at load time.

@@ -66,7 +66,8 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
     id: randomUUID(),
     toolName: tool.spec.name,
     toolSource: tool.spec.source.id,
-    toolSpecHash: specHash(tool.spec),
+    // Availability is the server's state, not part of the definition that was called.
+    toolSpecHash: specHash({ ...tool.spec, unavailable: undefined }),
     arguments: req.arguments ?? {},
     timeoutMs,
     startedAt: new Date(),
@@ -156,6 +157,7 @@ async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, 
         runId: start.id,
         actor: start.actor,
         agent: start.agent,
+        timeoutMs,
         progress: (p) => {
           if (!controller.signal.aborted) req.onProgress?.(p);
         },

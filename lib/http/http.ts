@@ -74,3 +74,10 @@ export function parseWith<T>(schema: ZodType<T>, data: unknown, what: string): T
 function tooLarge(): HttpError {
   return new HttpError(413, "payload_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (STUDIO_MAX_BODY_BYTES).`);
 }
+
+/** Where a request came from, for the audit log: the forwarding chain if any, and the client. */
+export function requestOrigin(req: Request): string {
+  const fwd = req.headers.get("x-forwarded-for");
+  const ua = req.headers.get("user-agent");
+  return [fwd ? `addr ${fwd}` : "local", ua ? `ua ${ua.slice(0, 120)}` : null].filter(Boolean).join("; ");
+}

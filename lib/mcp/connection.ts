@@ -138,7 +138,6 @@ export class McpConnection {
   private pendingClient?: Client;
   /** The not yet adopted client whose connection closed while it was being set up. */
   private pendingClosed?: Client;
-  private transport?: Transport;
   private retryTimer?: NodeJS.Timeout;
   private healthTimer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
@@ -189,7 +188,6 @@ export class McpConnection {
     this.clearTimers();
     const clients = [this.client, this.pendingClient].filter((c): c is Client => !!c);
     this.client = this.pendingClient = undefined;
-    this.transport = undefined;
     this.error = undefined;
     this.setState("disconnected");
     this.rebuild();
@@ -354,7 +352,6 @@ export class McpConnection {
       this.pendingClient = c;
       await c.connect(transport, { timeout: this.opts.connectTimeoutMs ?? 20_000 });
       if (gen !== this.generation || this.closed) return void (await c.close().catch(() => {}));
-      this.transport = transport;
       this.protocolVersion = c.getNegotiatedProtocolVersion();
       this.era = c.getProtocolEra();
       this.serverInfo = c.getServerVersion();
@@ -376,10 +373,9 @@ export class McpConnection {
     } catch (err) {
       if (gen !== this.generation || this.closed) return;
       this.pendingClient = undefined;
-      const c = client;
-      client = undefined;
-      await c?.close().catch(() => {});
       this.fail(`${describe(err)}${this.exitDescription ? ` (the server process ${this.exitDescription})` : ""}`);
+      // In the background: ending a stuck process can take a few seconds (stdin, then SIGTERM, then SIGKILL).
+      void client?.close().catch(() => {});
     }
   }
 
@@ -448,7 +444,6 @@ export class McpConnection {
     this.clearTimers();
     this.failures++;
     this.error = reason;
-    this.transport = undefined;
     const delay = backoffDelay(this.failures, this.opts.backoff);
     this.nextRetryAt = new Date(Date.now() + delay);
     this.log(`failed (${reason}); retrying in ${delay} ms`);

@@ -2,6 +2,12 @@ import { Prisma, type PrismaClient } from "../db/generated/client";
 import type { ContentBlock } from "../tools/output";
 import type { ErrorKind, FieldError } from "../tools/errors";
 import type { Run, RunOrigin, RunStatus } from "./types";
+import { whereSql, type RunFilter } from "./query";
+import { runStats, type ToolStats } from "./stats";
+import { purgeRuns, type PurgeReport } from "./retention";
+import type { RuntimeConfig } from "../config/schema";
+
+export type { RunFilter };
 
 type RunRow = Prisma.RunGetPayload<object>;
 
@@ -30,9 +36,7 @@ export interface RunOutcome {
   error?: { kind: ErrorKind; message: string; detail?: string; fields?: FieldError[] };
 }
 
-export interface RunFilter {
-  tool?: string;
-  status?: RunStatus;
+export interface RunPage extends RunFilter {
   limit?: number;
   cursor?: string;
 }
@@ -120,23 +124,47 @@ export class RunStore {
   }
 
   /** Newest first, keyset-paged on (startedAt, id). */
-  async list(f: RunFilter = {}): Promise<{ runs: Run[]; nextCursor: string | null }> {
+  async list(f: RunPage = {}): Promise<{ runs: Run[]; nextCursor: string | null }> {
     const limit = Math.min(Math.max(f.limit ?? 50, 1), 200);
-    const where: Prisma.RunWhereInput = {};
-    if (f.tool) where.toolName = f.tool;
-    if (f.status) where.status = f.status;
-    if (f.cursor) {
-      const c = decodeCursor(f.cursor);
-      where.OR = [{ startedAt: { lt: c.startedAt } }, { startedAt: c.startedAt, id: { lt: c.id } }];
-    }
-    const rows = await this.prisma.run.findMany({
-      where,
-      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-      take: limit + 1,
-    });
-    const page = rows.slice(0, limit);
-    const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!) : null;
+    const cursor = f.cursor ? decodeCursor(f.cursor) : undefined;
+    // The filter runs as SQL on the indexes (ids only); the rows then come through Prisma.
+    const hits = await this.prisma.$queryRaw<{ id: string }[]>`
+      SELECT id FROM runs ${whereSql(f, cursor)} ORDER BY started_at DESC, id DESC LIMIT ${limit + 1}`;
+    const ids = hits.slice(0, limit).map((h) => h.id);
+    const rows = ids.length ? await this.prisma.run.findMany({ where: { id: { in: ids } } }) : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const page = ids.map((id) => byId.get(id)).filter((r): r is RunRow => r !== undefined);
+    const nextCursor = hits.length > limit && page.length ? encodeCursor(page[page.length - 1]!) : null;
     return { runs: page.map(toRun), nextCursor };
+  }
+
+  /** Applies retention rules (see retention.ts). */
+  purge(retention: RuntimeConfig["retention"], opts: { dryRun?: boolean; now?: Date } = {}): Promise<PurgeReport> {
+    return purgeRuns(this.prisma, retention, opts);
+  }
+
+  /** Count, success rate, p50/p95 and a series over time for the runs matching a filter. */
+  stats(f: RunFilter): Promise<ToolStats> {
+    return runStats(this.prisma, f);
+  }
+
+  /** Distinct values of the columns the history filters offer (tools, sources, actors). */
+  async facets(): Promise<{ tools: string[]; sources: string[]; actors: string[] }> {
+    const [tools, sources, actors] = [await this.distinct("tool_name"), await this.distinct("tool_source"), await this.distinct("actor")];
+    return { tools, sources, actors };
+  }
+
+  /** A loose index scan: one index probe per distinct value, not a pass over every run. */
+  private async distinct(column: "tool_name" | "tool_source" | "actor"): Promise<string[]> {
+    const c = Prisma.raw(`"${column}"`);
+    const rows = await this.prisma.$queryRaw<{ v: string }[]>`
+      WITH RECURSIVE t AS (
+        (SELECT ${c} AS v FROM runs ORDER BY ${c} LIMIT 1)
+        UNION ALL
+        SELECT (SELECT ${c} FROM runs WHERE ${c} > t.v ORDER BY ${c} LIMIT 1) FROM t WHERE t.v IS NOT NULL
+      )
+      SELECT v FROM t WHERE v IS NOT NULL LIMIT 500`;
+    return rows.map((r) => r.v);
   }
 
   /** Runs left `running` by a process that died are marked interrupted at start-up. */

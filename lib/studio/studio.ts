@@ -6,6 +6,8 @@ import { DomainService } from "../domains/service";
 import { executeTool, type ExecuteRequest } from "../execution/execute";
 import { activeRunIds } from "../execution/active-runs";
 import { OutboxStore } from "../outbox/store";
+import { McpManager } from "../mcp/source";
+import { PresetStore } from "../runs/presets";
 import { Registry } from "../registry/registry";
 import { RunStore } from "../runs/store";
 
@@ -19,6 +21,8 @@ export interface Studio {
   runs: RunStore;
   outbox: OutboxStore;
   domains: DomainService;
+  mcp: McpManager;
+  presets: PresetStore;
   execute(req: ExecuteRequest): ReturnType<typeof executeTool>;
 }
 
@@ -37,12 +41,19 @@ async function boot(): Promise<Studio> {
   // Runs left `running` by an earlier process will never finish: say so.
   await runs.markInterrupted(activeRunIds());
   const outbox = new OutboxStore(db.prisma);
+  const presets = new PresetStore(db.prisma);
   const configStore = getConfigStore();
   const config = () => configStore.current().config;
   const registry = new Registry();
   registry.addSource(createBuiltinSource({ outbox, config, listTools: () => registry.list() }));
+  // MCP servers follow the runtime config: added, changed or removed entries apply on each change.
+  const mcp = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+  registry.addSource(mcp.source());
+  const syncMcp = () => mcp.sync(config().mcpServers).catch((err) => console.error("[tool-studio] MCP sync failed", err));
+  void syncMcp();
+  configStore.subscribe(() => void syncMcp());
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
-  return { registry, runs, outbox, domains, execute: (req) => executeTool({ registry, runs, domains }, req) };
+  return { registry, runs, outbox, domains, mcp, presets, execute: (req) => executeTool({ registry, runs, domains }, req) };
 }
 
 /** Who a run is attributed to until login exists: the local user of the machine. */

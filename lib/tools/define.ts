@@ -19,6 +19,8 @@ export interface ToolContext {
   actor: string;
   /** The agent the call is made for (checked to exist), when the config has agents. */
   agent?: string;
+  /** The timeout the studio enforces for this call (it aborts `signal` then). */
+  timeoutMs?: number;
 }
 
 /** A tool the registry can call: its spec and how to invoke it. */

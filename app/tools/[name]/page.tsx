@@ -42,6 +42,11 @@ export default async function ToolPage({ params, searchParams }: Props) {
           <AnnotationBadges spec={spec} />
         </div>
         {spec.description && <Markdown className="mt-2 max-w-4xl text-muted-foreground">{spec.description}</Markdown>}
+        {spec.unavailable && (
+          <p role="status" className="mt-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-1.5 text-[13px]">
+            Unavailable: {spec.unavailable}. Its definition is the last one seen; runs fail until the server is back (see <Link className="text-primary underline" href="/servers">Servers</Link>).
+          </p>
+        )}
         {source && (
           <p className="mt-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-1.5 text-[13px]">
             Form filled from <Link className="font-mono text-primary hover:underline" href={`/runs/${source.id}`}>run {source.id.slice(0, 8)}</Link>.

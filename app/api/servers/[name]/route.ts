@@ -1,0 +1,25 @@
+import { getConfigStore } from "@/lib/config/store";
+import { errorResponse, HttpError, requestOrigin, toErrorResponse } from "@/lib/http/http";
+import { removeServerFromConfigText } from "@/lib/servers/config-edit";
+import { getStudio, localActor } from "@/lib/studio/studio";
+
+export const dynamic = "force-dynamic";
+
+/** Removes a server from the runtime config and disconnects it; its run history stays. */
+export async function DELETE(req: Request, ctx: { params: Promise<{ name: string }> }) {
+  try {
+    const { name } = await ctx.params;
+    const studio = await getStudio();
+    const store = getConfigStore();
+    const before = store.current();
+    const text = removeServerFromConfigText(store.raw(), name);
+    if (text === null) return errorResponse(404, "not_found", `No MCP server named "${name}" in the config.`);
+    const saved = store.save(text, { expectedVersion: before.version });
+    if (!saved.ok) throw new HttpError(saved.error.kind === "conflict" ? 409 : 400, "bad_request", saved.error.message);
+    await studio.audit.append({ actor: localActor(), action: "server.remove", target: name, from: requestOrigin(req) });
+    await studio.mcp.sync(saved.state.config.mcpServers);
+    return Response.json({ removed: name });
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}

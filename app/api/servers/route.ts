@@ -1,0 +1,40 @@
+import { McpServer } from "@/lib/config/schema";
+import { getConfigStore } from "@/lib/config/store";
+import { HttpError, readJson, requestOrigin, toErrorResponse } from "@/lib/http/http";
+import { addServerToConfigText } from "@/lib/servers/config-edit";
+import { getStudio, localActor } from "@/lib/studio/studio";
+
+export const dynamic = "force-dynamic";
+
+/** Every MCP server with its live state (connecting, connected, failed with reason and stderr). */
+export async function GET() {
+  try {
+    const studio = await getStudio();
+    return Response.json({ servers: studio.mcp.states() }, { headers: { "Cache-Control": "no-store" } });
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}
+
+/** Adds a server: written into the runtime config (so it persists), then connected. */
+export async function POST(req: Request) {
+  try {
+    const entry = await readJson(req, McpServer);
+    const studio = await getStudio();
+    const store = getConfigStore();
+    const before = store.current();
+    let text: string;
+    try {
+      text = addServerToConfigText(store.raw(), entry);
+    } catch (err) {
+      throw new HttpError(409, "bad_request", (err as Error).message);
+    }
+    const saved = store.save(text, { expectedVersion: before.version });
+    if (!saved.ok) throw new HttpError(saved.error.kind === "conflict" ? 409 : 400, "bad_request", saved.error.message);
+    await studio.audit.append({ actor: localActor(), action: "server.add", target: entry.name, detail: { transport: entry.transport }, from: requestOrigin(req) });
+    await studio.mcp.sync(saved.state.config.mcpServers);
+    return Response.json({ server: studio.mcp.state(entry.name) }, { status: 201 });
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}

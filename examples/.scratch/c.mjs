@@ -1,1 +1,0 @@
-import { McpConnection } from "../../lib/mcp/connection.ts";

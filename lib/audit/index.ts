@@ -1,0 +1,4 @@
+export * from "./log";
+export { auditRunObserver } from "./observer";
+export { auditConfigSave, watchConfigChanges, type ConfigWatch, type WatchConfigOptions } from "./config";
+export { requestFrom } from "./request";

@@ -1,0 +1,371 @@
+// The tamper-evident audit log: an append-only hash chain in the `audit_log` table.
+//
+// Each entry's `hash` is sha256 (hex) over the canonical JSON (lib/tools/hash.ts canonicalJson,
+// keys sorted at every level) of
+//
+//   { seq, at, actor, action, target, detail, fromAddr, prevHash }
+//
+// where `seq` is a JSON number, `at` the ISO 8601 time with milliseconds (toISOString), `target`,
+// `detail` and `fromAddr` are null when absent, and `prevHash` is the previous entry's hash
+// (GENESIS_HASH, 64 zeros, for entry #1). The chain can be re-checked by anything that speaks
+// JSON and sha256: see `entryHash`.
+//
+// Two layers protect it:
+// - the database refuses UPDATE, DELETE and TRUNCATE on audit_log (triggers in the migration
+//   *_history_inference_audit), so ordinary mistakes and ordinary roles cannot change history;
+// - the hash chain makes changes by someone who can get past the triggers (a superuser disabling
+//   them, a restored dump) visible to `verify()`: an edited entry no longer matches its hash, a
+//   removed entry leaves a gap in `seq` and a `prevHash` that does not match, a re-hashed entry
+//   breaks the `prevHash` of the next one. Rewriting the whole tail is only detectable against a
+//   hash saved elsewhere: `verify()` reports the `head`, and `verify({ checkpoint })` checks it.
+//
+// Sequence numbers: allocated here (last seq + 1) inside the transaction that holds the append
+// lock, not by the BIGSERIAL default. The lock (pg_advisory_xact_lock, held to commit) makes
+// "read the last entry, insert the next" atomic across every connection and process, so seq is
+// gapless and equals chain order; and because seq is inside the hash, renumbering is detected
+// too. A sequence's nextval would not do: values are handed out outside the lock and never
+// rolled back, so seq could have gaps (indistinguishable from a removed entry) and would not be
+// covered by the hash unless read back first. The primary key backs the lock up: two appends
+// that somehow skipped it could not both insert the same seq.
+//
+// Action names in use (keep this list current; entries are permanent, so never put secrets,
+// tokens or full config text in `detail`):
+//   run            target: tool name. detail: { runId, status, origin, errorKind } (a RunObserver).
+//   config.change  target: the config file (as displayed). detail: { source: "api" | "disk",
+//                  version (per-process counter of lib/config/store.ts), sha256 (of the new text),
+//                  error (why that text is not in use, or null), atStartup? }. `from` is the
+//                  request's address and user agent for "api".
+//   server.add     target: the MCP server's name. detail: how it is reached (transport, url or
+//                  command), never credentials.
+//   server.remove  target: the MCP server's name. detail: optional { reason }.
+//   export         target: what was exported (e.g. "runs"). detail: { format, filter, count }.
+//   purge          target: what was purged (e.g. "runs"). detail: { before, filter, count }.
+import { Prisma, type PrismaClient } from "../db/generated/client";
+import { canonicalJson, sha256Hex } from "../tools/hash";
+
+export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "export", "purge"] as const;
+export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** prevHash of entry #1. */
+export const GENESIS_HASH = "0".repeat(64);
+
+/**
+ * pg_advisory_xact_lock key serializing appends ("auditlog" as a big-endian int64). Distinct
+ * from the migrator's key (lib/db/migrate.ts).
+ */
+export const AUDIT_LOCK_KEY = 7022629598041763687n;
+
+const MAX_DETAIL_CHARS = 64 * 1024;
+const MAX_TEXT = { actor: 200, target: 500, from: 500 } as const;
+const ACTION_RE = /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*$/;
+
+/** What a caller appends. */
+export interface AuditAppend {
+  /** Who did it, e.g. localActor() (`local:<user>`). */
+  actor: string;
+  /** One of AUDIT_ACTIONS, or a new dotted lower-case name documented at the top of this file. */
+  action: KnownAuditAction | (string & {});
+  /** What it was done to (tool name, server name, config file...). */
+  target?: string | null;
+  /** Any JSON value (stored as JSONB); normalized through JSON first (undefined dropped, Dates as strings). */
+  detail?: unknown;
+  /** Where the request came from (address and user agent), when there was one. */
+  from?: string | null;
+}
+
+/** An entry as the API and the UI see it. */
+export interface AuditEntry {
+  seq: number;
+  at: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  from: string | null;
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditVerifyOptions {
+  /** First seq to check (default 1). Entries before it are trusted: see `fromHash`. */
+  from?: number;
+  /** The hash entry `from - 1` must have had (a saved checkpoint); default: the stored one. */
+  fromHash?: string;
+  /** Entries read per query (default 1000, at most 10000): memory stays flat however long the chain. */
+  batch?: number;
+  /** A head saved earlier (e.g. from the report of a past run): that entry must still have that hash. */
+  checkpoint?: { seq: number; hash: string };
+}
+
+export interface AuditVerifyReport {
+  ok: boolean;
+  /** Entries checked and found good (all of them when ok). */
+  entries: number;
+  /** The last entry of the chain (save it elsewhere to detect a rewritten tail later). */
+  head: { seq: number; hash: string } | null;
+  firstBad?: { seq: number; reason: string };
+}
+
+export interface AuditFilter {
+  action?: string;
+  actor?: string;
+  target?: string;
+  /** Entries at or after this instant. */
+  since?: Date;
+  /** Entries strictly before this instant. */
+  until?: Date;
+  /** Page size, 1..200 (default 50). */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+export class AuditCursorError extends Error {}
+export class AuditInputError extends Error {}
+
+/** The fields the hash covers, as stored. */
+export interface HashedFields {
+  seq: number | bigint;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  fromAddr: string | null;
+  prevHash: string;
+}
+
+/** sha256 hex over the canonical JSON of the hashed fields (see the top of this file). */
+export function entryHash(f: HashedFields): string {
+  const seq = typeof f.seq === "bigint" ? bigintToNumber(f.seq) : f.seq;
+  return sha256Hex(
+    canonicalJson({
+      seq,
+      at: f.at.toISOString(),
+      actor: f.actor,
+      action: f.action,
+      target: f.target ?? null,
+      detail: f.detail ?? null,
+      fromAddr: f.fromAddr ?? null,
+      prevHash: f.prevHash,
+    }),
+  );
+}
+
+/** Keyset cursor of `list`: the (at, seq) of the last entry of a page. */
+export function encodeAuditCursor(e: { at: Date; seq: bigint | number }): string {
+  return Buffer.from(`${e.at.toISOString()}|${e.seq}`).toString("base64url");
+}
+
+export function decodeAuditCursor(cursor: string): { at: Date; seq: bigint } {
+  const [iso, seq, extra] = Buffer.from(cursor, "base64url").toString().split("|");
+  const at = new Date(iso ?? "");
+  if (extra !== undefined || !seq || !/^[1-9][0-9]{0,17}$/.test(seq) || Number.isNaN(at.getTime())) {
+    throw new AuditCursorError("cursor is not one this API returned");
+  }
+  return { at, seq: BigInt(seq) };
+}
+
+type Row = Prisma.AuditEntryGetPayload<object>;
+type Client = PrismaClient | Prisma.TransactionClient;
+
+/** The audit log on Prisma (PostgreSQL or PGlite). */
+export class AuditLog {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /**
+   * Appends one entry at the end of the chain. Serialized across connections and processes by a
+   * transaction-scoped advisory lock; READ COMMITTED so the read of the last entry, a statement
+   * after the lock was granted, sees the entry the previous holder committed (a REPEATABLE READ
+   * snapshot would be taken by the lock statement itself, before the wait, and go stale).
+   */
+  async append(input: AuditAppend): Promise<AuditEntry> {
+    const e = normalizeAppend(input);
+    const row = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
+        // The database's clock, so entries from several processes share one; never before the
+        // previous entry's time, so newest-first by time is also chain order.
+        const [last] = await tx.$queryRaw<{ now: Date; seq: bigint | null; hash: string | null; at: Date | null }[]>`
+          SELECT clock_timestamp() AS now, l.seq, l.hash, l.at
+          FROM (SELECT 1) AS one
+          LEFT JOIN LATERAL (SELECT seq, hash, at FROM audit_log ORDER BY seq DESC LIMIT 1) AS l ON true`;
+        const now = new Date(last!.now);
+        const at = last?.at && new Date(last.at) > now ? new Date(last.at) : now;
+        const seq = (last?.seq != null ? BigInt(last.seq) : 0n) + 1n;
+        const prevHash = last?.hash ?? GENESIS_HASH;
+        const hash = entryHash({ seq, at, actor: e.actor, action: e.action, target: e.target, detail: e.detail, fromAddr: e.from, prevHash });
+        return tx.auditEntry.create({
+          data: {
+            seq,
+            at,
+            actor: e.actor,
+            action: e.action,
+            target: e.target,
+            detail: e.detail === null ? Prisma.DbNull : (e.detail as Prisma.InputJsonValue),
+            fromAddr: e.from,
+            prevHash,
+            hash,
+          },
+        });
+      },
+      { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted, maxWait: 20_000, timeout: 20_000 },
+    );
+    return toEntry(row);
+  }
+
+  /**
+   * Walks the chain from `from` (default the first entry) to the end in keyset pages of `batch`
+   * entries, recomputing every hash; stops at the first entry that does not fit.
+   */
+  async verify(opts: AuditVerifyOptions = {}): Promise<AuditVerifyReport> {
+    const batch = Math.min(Math.max(Math.trunc(opts.batch ?? 1000), 1), 10_000);
+    const start = Math.max(Math.trunc(opts.from ?? 1), 1);
+    let expectedSeq = BigInt(start);
+    let prevHash = GENESIS_HASH;
+    let entries = 0;
+    let head: AuditVerifyReport["head"] = null;
+    const checkpoint = opts.checkpoint;
+    const bad = (seq: bigint | number, reason: string): AuditVerifyReport => ({ ok: false, entries, head, firstBad: { seq: Number(seq), reason } });
+
+    if (start > 1) {
+      const anchor = await this.prisma.auditEntry.findUnique({ where: { seq: BigInt(start - 1) }, select: { seq: true, hash: true } });
+      if (opts.fromHash !== undefined) {
+        if (anchor && anchor.hash !== opts.fromHash) return bad(start - 1, "hash differs from the one given as the starting point (the chain was rewritten)");
+        prevHash = opts.fromHash;
+      } else {
+        if (!anchor) return bad(start - 1, `entry #${start - 1}, the starting point, is missing`);
+        prevHash = anchor.hash;
+      }
+      if (anchor) head = { seq: Number(anchor.seq), hash: anchor.hash };
+    }
+
+    let after = expectedSeq - 1n;
+    for (;;) {
+      const rows = await this.prisma.auditEntry.findMany({ where: { seq: { gt: after } }, orderBy: { seq: "asc" }, take: batch });
+      for (const r of rows) {
+        if (r.seq !== expectedSeq) {
+          const missing = r.seq - 1n === expectedSeq ? `entry #${expectedSeq} is` : `entries #${expectedSeq}-#${r.seq - 1n} are`;
+          return bad(r.seq, `${missing} missing (removed from the chain)`);
+        }
+        if (r.prevHash !== prevHash) {
+          return bad(r.seq, `prevHash does not match the hash of entry #${r.seq - 1n} (an entry before it was removed, replaced or re-hashed)`);
+        }
+        const computed = entryHash({ seq: r.seq, at: r.at, actor: r.actor, action: r.action, target: r.target, detail: r.detail, fromAddr: r.fromAddr, prevHash: r.prevHash });
+        if (computed !== r.hash) return bad(r.seq, "hash mismatch: the entry was changed after it was written");
+        if (checkpoint && Number(r.seq) === checkpoint.seq && r.hash !== checkpoint.hash) {
+          return bad(r.seq, "hash differs from the saved checkpoint (the chain was rewritten from here or earlier)");
+        }
+        prevHash = r.hash;
+        expectedSeq++;
+        entries++;
+        head = { seq: Number(r.seq), hash: r.hash };
+      }
+      if (rows.length < batch) break;
+      after = rows[rows.length - 1]!.seq;
+    }
+    if (checkpoint && checkpoint.seq >= start && checkpoint.seq >= Number(expectedSeq)) {
+      return bad(checkpoint.seq, "the saved checkpoint entry is missing (the chain was cut short)");
+    }
+    return { ok: true, entries, head };
+  }
+
+  /** Newest first (time, then seq), keyset-paged. */
+  async list(f: AuditFilter = {}): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+    const limit = Math.min(Math.max(Math.trunc(f.limit ?? 50), 1), 200);
+    const and: Prisma.AuditEntryWhereInput[] = [];
+    if (f.action) and.push({ action: f.action });
+    if (f.actor) and.push({ actor: f.actor });
+    if (f.target) and.push({ target: f.target });
+    if (f.since) and.push({ at: { gte: f.since } });
+    if (f.until) and.push({ at: { lt: f.until } });
+    if (f.cursor) {
+      const c = decodeAuditCursor(f.cursor);
+      and.push({ OR: [{ at: { lt: c.at } }, { at: c.at, seq: { lt: c.seq } }] });
+    }
+    const rows = await this.prisma.auditEntry.findMany({
+      where: and.length ? { AND: and } : {},
+      orderBy: [{ at: "desc" }, { seq: "desc" }],
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const nextCursor = rows.length > limit ? encodeAuditCursor(page[page.length - 1]!) : null;
+    return { entries: page.map(toEntry), nextCursor };
+  }
+
+  /** The last entry's seq and hash (null for an empty log). */
+  async head(db: Client = this.prisma): Promise<{ seq: number; hash: string } | null> {
+    const r = await db.auditEntry.findFirst({ orderBy: { seq: "desc" }, select: { seq: true, hash: true } });
+    return r ? { seq: Number(r.seq), hash: r.hash } : null;
+  }
+}
+
+export function toEntry(r: Row): AuditEntry {
+  return {
+    seq: Number(r.seq),
+    at: r.at.toISOString(),
+    actor: r.actor,
+    action: r.action,
+    target: r.target,
+    detail: r.detail ?? null,
+    from: r.fromAddr,
+    prevHash: r.prevHash,
+    hash: r.hash,
+  };
+}
+
+// ---- input normalization: what is hashed must be exactly what PostgreSQL stores and returns ----
+
+// A lone UTF-16 surrogate cannot be stored as UTF-8 (the driver would write U+FFFD, JSONB
+// refuses it), nor can NUL: both become U+FFFD before hashing.
+const UNSTORABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
+
+function cleanText(s: string): string {
+  return s.replace(UNSTORABLE, "\uFFFD");
+}
+
+function cleanJson(v: unknown): unknown {
+  if (typeof v === "string") return cleanText(v);
+  if (Array.isArray(v)) return v.map(cleanJson);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [cleanText(k), cleanJson(x)]));
+  return v;
+}
+
+function text(v: unknown, what: keyof typeof MAX_TEXT, required: true): string;
+function text(v: unknown, what: keyof typeof MAX_TEXT, required: false): string | null;
+function text(v: unknown, what: keyof typeof MAX_TEXT, required: boolean): string | null {
+  if (v === undefined || v === null) {
+    if (required) throw new AuditInputError(`audit entry: ${what} is required`);
+    return null;
+  }
+  if (typeof v !== "string") throw new AuditInputError(`audit entry: ${what} must be a string`);
+  if (required && !v) throw new AuditInputError(`audit entry: ${what} must not be empty`);
+  if (v.length > MAX_TEXT[what]) throw new AuditInputError(`audit entry: ${what} is longer than ${MAX_TEXT[what]} characters`);
+  return cleanText(v);
+}
+
+function normalizeAppend(input: AuditAppend): { actor: string; action: string; target: string | null; detail: unknown; from: string | null } {
+  const action = input.action;
+  if (typeof action !== "string" || action.length > 64 || !ACTION_RE.test(action)) {
+    throw new AuditInputError(`audit entry: action must be a dotted lower-case name (e.g. "config.change"), got ${JSON.stringify(action)}`);
+  }
+  let detail: unknown = null;
+  if (input.detail !== undefined && input.detail !== null) {
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(input.detail);
+    } catch (err) {
+      throw new AuditInputError(`audit entry: detail is not JSON: ${(err as Error).message}`);
+    }
+    if (json !== undefined) detail = cleanJson(JSON.parse(json));
+    if (detail !== null && canonicalJson(detail).length > MAX_DETAIL_CHARS) {
+      throw new AuditInputError(`audit entry: detail is larger than ${MAX_DETAIL_CHARS} characters of JSON`);
+    }
+  }
+  return { actor: text(input.actor, "actor", true), action, target: text(input.target, "target", false), detail, from: text(input.from, "from", false) };
+}
+
+function bigintToNumber(n: bigint): number {
+  if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`audit seq ${n} is beyond 2^53`);
+  return Number(n);
+}

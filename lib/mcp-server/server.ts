@@ -1,0 +1,167 @@
+import {
+  CLIENT_INFO_META_KEY,
+  createMcpHandler,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type LegacyHttpHandler,
+  type McpHttpHandler,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
+import { UnknownToolError, type ExecuteRequest } from "../execution/execute";
+import { MAX_BODY_BYTES } from "../http/http";
+import type { Registry } from "../registry/registry";
+import type { Run } from "../runs/types";
+import { checkMcpAuth, mcpAuthConfigFromEnv, type McpAuthConfig } from "./auth";
+import { toCallToolResult, toMcpTool } from "./mapping";
+import { LegacySessions } from "./sessions";
+
+/** What the MCP endpoint needs of the studio (a full `Studio` fits). */
+export interface McpStudio {
+  registry: Pick<Registry, "list" | "get">;
+  execute(req: ExecuteRequest): Promise<Run>;
+}
+
+export interface McpServerDeps {
+  /** The studio, or how to get it (resolved only for requests that pass the token check). */
+  studio: McpStudio | (() => Promise<McpStudio>);
+  /** Who runs are attributed to (default: STUDIO_ACTOR or the local OS user). */
+  actor?: string | (() => string);
+  /** Token rules (default: from STUDIO_HOST and STUDIO_MCP_TOKEN, read per request). */
+  auth?: McpAuthConfig;
+}
+
+export const SERVER_INFO = { name: "tool-studio", title: "Tool Studio", version: "0.1.0" };
+
+const INSTRUCTIONS =
+  "Tool Studio's registry: built-in tools, tools proxied from configured MCP servers and tools defined at run time. " +
+  "Every call is captured as a run (origin mcp) that can be inspected and replayed in the studio.";
+
+/**
+ * Serves the studio's registry over MCP Streamable HTTP, for a Fetch `Request`.
+ *
+ * 2026-07-28 requests are stateless (each carries its protocol version and client info in
+ * `_meta`; cancelling is closing the response stream) and go to the SDK's per-request handler.
+ * 2025-era clients get a session from `initialize` on (kept in memory with an idle timeout), so
+ * their client name is known and `notifications/cancelled` reaches the run it names;
+ * session-less 2025-era requests are still answered, statelessly.
+ */
+export async function handleMcpRequest(request: Request, deps: McpServerDeps): Promise<Response> {
+  const refused = checkMcpAuth(request, deps.auth ?? mcpAuthConfigFromEnv());
+  if (refused) return refused;
+  let studio: McpStudio;
+  try {
+    studio = typeof deps.studio === "function" ? await deps.studio() : deps.studio;
+  } catch (err) {
+    console.error("[tool-studio] MCP endpoint: the studio failed to start", err);
+    return Response.json(
+      { jsonrpc: "2.0", id: null, error: { code: ProtocolErrorCode.InternalError, message: "The studio is not available; see the server log." } },
+      { status: 503 },
+    );
+  }
+  const endpoint = endpointFor(studio, deps);
+  if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) {
+    return endpoint.sessions.handle(request, endpoint.stateless);
+  }
+  return endpoint.modern.fetch(request);
+}
+
+interface Endpoint {
+  modern: McpHttpHandler;
+  stateless: LegacyHttpHandler;
+  sessions: LegacySessions;
+}
+
+// One endpoint per studio, kept on globalThis so Next's dev reloads keep the 2025-era sessions.
+const g = globalThis as unknown as { __toolStudioMcp?: WeakMap<McpStudio, Endpoint> };
+
+function endpointFor(studio: McpStudio, deps: McpServerDeps): Endpoint {
+  const endpoints = (g.__toolStudioMcp ??= new WeakMap());
+  let endpoint = endpoints.get(studio);
+  if (!endpoint) {
+    const factory = () => createStudioMcpServer(studio, deps);
+    const onerror = (err: Error) => console.warn("[tool-studio] MCP endpoint:", err.message);
+    endpoint = {
+      modern: createMcpHandler(factory, { legacy: "reject", maxRequestBodySize: MAX_BODY_BYTES, onerror }),
+      stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }),
+      sessions: new LegacySessions(factory, { maxRequestBodySize: MAX_BODY_BYTES, onerror }),
+    };
+    endpoints.set(studio, endpoint);
+  }
+  return endpoint;
+}
+
+/** Closes the 2025-era sessions of a studio's endpoint (tests, shutdown). */
+export async function closeMcpEndpoint(studio: McpStudio): Promise<void> {
+  const endpoint = g.__toolStudioMcp?.get(studio);
+  if (!endpoint) return;
+  g.__toolStudioMcp?.delete(studio);
+  await Promise.all([endpoint.sessions.closeAll(), endpoint.modern.close()]);
+}
+
+/**
+ * A low-level MCP server over the studio's registry: raw JSON Schemas go out exactly as the
+ * tools declare them, and every call runs through `studio.execute` so it is captured.
+ */
+export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDeps, "actor"> = {}): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+
+  server.setRequestHandler("tools/list", async (_request, ctx) => {
+    const specs = await studio.registry.list();
+    const era = envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined ? "modern" : "legacy";
+    return { tools: specs.map((s) => toMcpTool(s, era) as unknown as Tool) };
+  });
+
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const { name } = request.params;
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    let run: Run;
+    try {
+      run = await studio.execute({
+        tool: name,
+        arguments: request.params.arguments ?? {},
+        origin: "mcp",
+        actor: actorOf(deps),
+        clientName: clientNameOf(ctx, server),
+        signal: ctx.mcpReq.signal,
+        onProgress:
+          progressToken === undefined
+            ? undefined
+            : (p) => {
+                const params = { progressToken, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) };
+                ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => {});
+              },
+      });
+    } catch (err) {
+      if (err instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      console.error("[tool-studio] MCP tools/call failed", err);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, "Internal error in the studio; see the server log.");
+    }
+    const spec = run.status === "success" ? (await studio.registry.get(name))?.spec : undefined;
+    // The SDK's codec shapes the result for the client's protocol era (e.g. 2025-era wrapping).
+    return server.projectCallToolResult(toCallToolResult(run) as CallToolResult, spec?.outputSchema);
+  });
+
+  return server;
+}
+
+function actorOf(deps: Pick<McpServerDeps, "actor">): string {
+  const a = typeof deps.actor === "function" ? deps.actor() : deps.actor;
+  return a || process.env.STUDIO_ACTOR || "mcp";
+}
+
+/** The reserved `io.modelcontextprotocol/*` keys of a 2026-07-28 request's `_meta`; none on 2025-era requests. */
+const envelopeOf = (ctx: ServerContext) => ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+
+/** The client's name: from the request's `_meta` envelope (2026-07-28), else from `initialize`. */
+function clientNameOf(ctx: ServerContext, server: Server): string | undefined {
+  const info = envelopeOf(ctx)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  if (typeof info?.name === "string" && info.name) return info.name;
+  const legacy = server.getClientVersion()?.name;
+  return legacy || undefined;
+}

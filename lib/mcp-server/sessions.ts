@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport, type LegacyHttpHandler, type Server } from "@modelcontextprotocol/server";
+
+/**
+ * Sessions for 2025-era clients (the `initialize` handshake, `Mcp-Session-Id`). The 2026-07-28
+ * revision needs none; for older clients a session is what ties `initialize` (the client's name)
+ * and `notifications/cancelled` (sent as a separate POST) to the calls they concern.
+ *
+ * Kept in memory: a session idle for `idleMs` is closed (the client then gets 404 and starts a
+ * new one, as the spec says), and beyond `maxSessions` the least recently used one is closed.
+ */
+
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 500;
+
+export interface LegacySessionOptions {
+  idleMs?: number;
+  maxSessions?: number;
+  maxRequestBodySize?: number;
+  onerror?: (error: Error) => void;
+  now?: () => number;
+}
+
+interface Session {
+  id: string;
+  server: Server;
+  lastSeen: number;
+  transport: WebStandardStreamableHTTPServerTransport;
+}
+
+export class LegacySessions {
+  private readonly sessions = new Map<string, Session>();
+  private sweeper?: ReturnType<typeof setInterval>;
+  private readonly idleMs: number;
+  private readonly maxSessions: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly factory: () => Server,
+    private readonly opts: LegacySessionOptions = {},
+  ) {
+    this.idleMs = opts.idleMs ?? (Number(process.env.STUDIO_MCP_SESSION_IDLE_MS) || DEFAULT_SESSION_IDLE_MS);
+    this.maxSessions = opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.now = opts.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Serves one 2025-era request: in its session, as a new session (initialize), or statelessly. */
+  async handle(request: Request, stateless: LegacyHttpHandler): Promise<Response> {
+    const id = request.headers.get("mcp-session-id");
+    if (id) {
+      const session = this.sessions.get(id);
+      if (!session) return sessionNotFound();
+      session.lastSeen = this.now();
+      return session.transport.handleRequest(request);
+    }
+    if (request.method === "POST" && (await isInitialize(request))) return this.open(request);
+    return stateless(request);
+  }
+
+  /** Closes sessions idle for longer than `idleMs`; returns how many. */
+  async sweep(): Promise<number> {
+    const cutoff = this.now() - this.idleMs;
+    const idle = [...this.sessions.values()].filter((s) => s.lastSeen < cutoff);
+    await Promise.all(idle.map((s) => this.close(s)));
+    return idle.length;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => this.close(s)));
+    this.stopSweeper();
+  }
+
+  private async open(request: Request): Promise<Response> {
+    if (this.sessions.size >= this.maxSessions) {
+      const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
+      if (oldest) await this.close(oldest);
+    }
+    const server = this.factory();
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { id, server, transport, lastSeen: this.now() });
+        this.startSweeper();
+      },
+      onsessionclosed: (id) => void this.forget(id),
+      maxRequestBodySize: this.opts.maxRequestBodySize,
+    });
+    server.onclose = () => {
+      if (transport.sessionId) this.forget(transport.sessionId);
+    };
+    if (this.opts.onerror) server.onerror = this.opts.onerror;
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    // A refused initialize opens no session: nothing to keep.
+    if (!transport.sessionId || !this.sessions.has(transport.sessionId)) await server.close().catch(() => {});
+    return response;
+  }
+
+  private forget(id: string): void {
+    this.sessions.delete(id);
+    if (!this.sessions.size) this.stopSweeper();
+  }
+
+  private async close(session: Session): Promise<void> {
+    this.forget(session.id);
+    await session.server.close().catch((err: Error) => this.opts.onerror?.(err));
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => void this.sweep(), Math.max(1_000, Math.min(60_000, this.idleMs / 2)));
+    this.sweeper.unref?.();
+  }
+
+  private stopSweeper(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}
+
+/** Whether a POST body is (or, in a batch, contains) an `initialize` request. */
+async function isInitialize(request: Request): Promise<boolean> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.clone().text());
+  } catch {
+    return false;
+  }
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize");
+}
+
+function sessionNotFound(): Response {
+  return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }, { status: 404 });
+}

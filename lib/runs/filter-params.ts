@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { ERROR_KINDS } from "../tools/errors";
+import type { RunFilter } from "./query";
+import { RUN_ORIGINS, RUN_STATUSES } from "./types";
+
+const date = z
+  .string()
+  .min(1)
+  .transform((s, ctx) => {
+    const d = new Date(s);
+    if (Number.isNaN(d.getTime())) {
+      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date or date-time" });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+/** The history filters as URL query parameters (API, export, stats and the history page share them). */
+export const RunFilterParams = z.object({
+  tool: z.string().min(1).optional(),
+  source: z.string().min(1).optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  errorKind: z.enum(ERROR_KINDS).optional(),
+  origin: z.enum(RUN_ORIGINS).optional(),
+  actor: z.string().min(1).optional(),
+  since: date.optional(),
+  until: date.optional(),
+  q: z.string().min(1).max(200).optional(),
+});
+
+export const FILTER_KEYS = ["tool", "source", "status", "errorKind", "origin", "actor", "since", "until", "q"] as const;
+
+/** Query-string entries with empty values dropped (an empty form field means "any"). */
+export function queryEntries(search: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
+  const entries = search instanceof URLSearchParams ? [...search] : Object.entries(search).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
+  return Object.fromEntries(entries.filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""));
+}
+
+export type RunFilterInput = z.output<typeof RunFilterParams> & RunFilter;

@@ -1,0 +1,23 @@
+import { applyEdits, modify, parse } from "jsonc-parser";
+
+/**
+ * Adds or removes an MCP server in the runtime config text, keeping the file's comments and
+ * layout: servers added on the Servers page live in the config, so they survive restarts and
+ * show in Settings like any other.
+ */
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } };
+
+export function addServerToConfigText(text: string, entry: Record<string, unknown>): string {
+  const current = (parse(text) ?? {}) as { mcpServers?: { name?: string }[] };
+  if (current.mcpServers?.some((s) => s.name === entry.name)) throw new Error(`An MCP server named "${entry.name}" is already in the config.`);
+  const path = current.mcpServers ? ["mcpServers", current.mcpServers.length] : ["mcpServers"];
+  const value = current.mcpServers ? entry : [entry];
+  return applyEdits(text, modify(text, path, value, { ...FORMAT, isArrayInsertion: Boolean(current.mcpServers) }));
+}
+
+export function removeServerFromConfigText(text: string, name: string): string | null {
+  const current = (parse(text) ?? {}) as { mcpServers?: { name?: string }[] };
+  const index = current.mcpServers?.findIndex((s) => s.name === name) ?? -1;
+  if (index < 0) return null;
+  return applyEdits(text, modify(text, ["mcpServers", index], undefined, FORMAT));
+}
