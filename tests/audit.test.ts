@@ -101,6 +101,8 @@ describe("appending", () => {
     await expect(audit.append({ actor: "a", action: "Not An Action" })).rejects.toBeInstanceOf(AuditInputError);
     await expect(audit.append({ actor: "a", action: "run", detail: { big: 1n } })).rejects.toBeInstanceOf(AuditInputError);
     await expect(audit.append({ actor: "a", action: "run", detail: "x".repeat(70_000) })).rejects.toBeInstanceOf(AuditInputError);
+    // a huge header is shortened, not a lost entry
+    expect((await audit.append({ actor: "a", action: "export", from: "ua " + "x".repeat(2000) })).from).toHaveLength(500);
   });
 });
 

@@ -416,6 +416,12 @@ describe("2025-era sessions", () => {
     await sessions.closeAll();
   });
 
+  it("GET and DELETE without a session are answered 405 (2026-07-28 has no GET stream; stateless 2025 serving has no session)", async () => {
+    expect((await handleMcpRequest(new Request(URL_, { method: "GET", headers: { accept: "text/event-stream" } }), depsWith())).status).toBe(405);
+    expect((await handleMcpRequest(new Request(URL_, { method: "DELETE" }), depsWith())).status).toBe(405);
+    expect((await handleMcpRequest(new Request(URL_, { method: "GET", headers: { "mcp-session-id": "nope" } }), depsWith())).status).toBe(404);
+  });
+
   it("DELETE ends a session; the oldest session makes room beyond the limit", async () => {
     const sessions = new LegacySessions(() => createStudioMcpServer(studio), { maxSessions: 2 });
     const ids: string[] = [];

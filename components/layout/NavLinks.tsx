@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/triggers", label: "Triggers", match: (p: string) => p.startsWith("/triggers") },
   { href: "/servers", label: "Servers", match: (p: string) => p.startsWith("/servers") },
   { href: "/outbox", label: "Outbox", match: (p: string) => p.startsWith("/outbox") },
+  { href: "/audit", label: "Audit", match: (p: string) => p.startsWith("/audit") },
   { href: "/settings", label: "Settings", match: (p: string) => p.startsWith("/settings") },
 ];
 

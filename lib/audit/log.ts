@@ -38,12 +38,13 @@
 //   server.add     target: the MCP server's name. detail: how it is reached (transport, url or
 //                  command), never credentials.
 //   server.remove  target: the MCP server's name. detail: optional { reason }.
-//   export         target: what was exported (e.g. "runs"). detail: { format, filter, count }.
-//   purge          target: what was purged (e.g. "runs"). detail: { before, filter, count }.
+//   export         target: what was exported (e.g. "runs"). detail: { format, filter }.
+//   purge          target: what was purged (e.g. "runs"). detail: { retention, ...what was removed }.
+//   purge.preview  a dry run of purge: what would have been removed.
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 
-export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "export", "purge"] as const;
+export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "export", "purge", "purge.preview"] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** prevHash of entry #1. */
@@ -95,6 +96,8 @@ export interface AuditVerifyOptions {
   batch?: number;
   /** A head saved earlier (e.g. from the report of a past run): that entry must still have that hash. */
   checkpoint?: { seq: number; hash: string };
+  /** Called after each page with the number of entries checked so far (progress of a long walk). */
+  onProgress?: (entries: number) => void;
 }
 
 export interface AuditVerifyReport {
@@ -261,6 +264,7 @@ export class AuditLog {
         entries++;
         head = { seq: Number(r.seq), hash: r.hash };
       }
+      opts.onProgress?.(entries);
       if (rows.length < batch) break;
       after = rows[rows.length - 1]!.seq;
     }
@@ -340,7 +344,11 @@ function text(v: unknown, what: keyof typeof MAX_TEXT, required: boolean): strin
   }
   if (typeof v !== "string") throw new AuditInputError(`audit entry: ${what} must be a string`);
   if (required && !v) throw new AuditInputError(`audit entry: ${what} must not be empty`);
-  if (v.length > MAX_TEXT[what]) throw new AuditInputError(`audit entry: ${what} is longer than ${MAX_TEXT[what]} characters`);
+  if (v.length > MAX_TEXT[what]) {
+    // `from` comes from request headers: shortened, never a reason to lose the entry.
+    if (what === "from") return cleanText(v.slice(0, MAX_TEXT.from - 1) + "…");
+    throw new AuditInputError(`audit entry: ${what} is longer than ${MAX_TEXT[what]} characters`);
+  }
   return cleanText(v);
 }
 

@@ -1,12 +1,10 @@
+import { requestOrigin } from "../http/http";
+
 /**
- * Where a request came from, for an audit entry's `from`: the client address (as the server in
- * front of the route reports it in x-forwarded-for / x-real-ip; informational, a client talking
- * to the studio directly can set those headers) and the user agent.
+ * Where a request came from, for an audit entry's `from`: lib/http/http.ts requestOrigin (the
+ * x-forwarded-for chain and the user agent), one format for every audited route. Informational
+ * only: Next fills x-forwarded-for from the socket only when the client did not send one.
  */
 export function requestFrom(req: Request): string {
-  const h = req.headers;
-  const addr = h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip")?.trim() || "unknown";
-  const ua = h.get("user-agent")?.trim() || "unknown";
-  const s = `${addr} | ${ua}`;
-  return s.length > 500 ? s.slice(0, 499) + "…" : s;
+  return requestOrigin(req);
 }

@@ -5,7 +5,7 @@
  * Rules (each path on its own):
  * - type: every JSON type seen, as a union when more than one (`["string", "null"]` for a
  *   nullable string); all numbers integral -> "integer", any fraction -> "number".
- * - objects: `properties` for every key seen; `required` = keys present in every object seen at
+ * - objects: `properties` for every key seen (in code-point order); `required` = keys present in every object seen at
  *   that path (sorted); no additionalProperties constraint.
  * - arrays: `items` = one schema merged over all items seen (none when every array was empty).
  * - enum: only for scalar-only paths with at least ENUM_MIN_VALUES values, fewer than √n distinct
@@ -42,6 +42,9 @@ function childIndex(stats: ShapeStatsData): Map<string, string[]> {
     if (!list) children.set(parent, (list = []));
     list.push(seg);
   }
+  // Stored statistics come back from JSONB with their keys reordered, so first-seen order is not
+  // kept: keys are listed in code-point order (array items, `*`, first) for a stable result.
+  for (const list of children.values()) list.sort((a, b) => (a === "*" ? -1 : b === "*" ? 1 : compareKeys(unescapeKey(a), unescapeKey(b))));
   return children;
 }
 

@@ -191,20 +191,23 @@ function trackScalar(p: PathStats, v: string | number | boolean | null): void {
   else values[k] = 1;
 }
 
+/** Paths per stats object, so adding a sample does not count them again (O(paths)). */
+const pathCounts = new WeakMap<ShapeStatsData, number>();
+
 class Adder {
-  private count: number;
   constructor(private readonly stats: ShapeStatsData) {
-    this.count = Object.keys(stats.paths).length;
+    if (!pathCounts.has(stats)) pathCounts.set(stats, Object.keys(stats.paths).length);
   }
 
   private at(path: string): PathStats | undefined {
     let p = this.stats.paths[path];
     if (p) return p;
-    if (this.count >= MAX_PATHS) {
+    const count = pathCounts.get(this.stats)!;
+    if (count >= MAX_PATHS) {
       this.stats.truncated = true;
       return undefined;
     }
-    this.count++;
+    pathCounts.set(this.stats, count + 1);
     return (this.stats.paths[path] = p = newPath());
   }
 

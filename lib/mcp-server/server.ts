@@ -30,7 +30,7 @@ export interface McpStudio {
 export interface McpServerDeps {
   /** The studio, or how to get it (resolved only for requests that pass the token check). */
   studio: McpStudio | (() => Promise<McpStudio>);
-  /** Who runs are attributed to (default: STUDIO_ACTOR or the local OS user). */
+  /** Who runs are attributed to (default: STUDIO_ACTOR, else "mcp"; the route passes localActor). */
   actor?: string | (() => string);
   /** Token rules (default: from STUDIO_HOST and STUDIO_MCP_TOKEN, read per request). */
   auth?: McpAuthConfig;
@@ -77,7 +77,8 @@ interface Endpoint {
   sessions: LegacySessions;
 }
 
-// One endpoint per studio, kept on globalThis so Next's dev reloads keep the 2025-era sessions.
+// One endpoint per studio, built on first use with that call's deps, and kept on globalThis so
+// Next's dev reloads keep the 2025-era sessions.
 const g = globalThis as unknown as { __toolStudioMcp?: WeakMap<McpStudio, Endpoint> };
 
 function endpointFor(studio: McpStudio, deps: McpServerDeps): Endpoint {

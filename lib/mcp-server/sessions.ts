@@ -39,7 +39,7 @@ export class LegacySessions {
     private readonly factory: () => Server,
     private readonly opts: LegacySessionOptions = {},
   ) {
-    this.idleMs = opts.idleMs ?? (Number(process.env.STUDIO_MCP_SESSION_IDLE_MS) || DEFAULT_SESSION_IDLE_MS);
+    this.idleMs = opts.idleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.maxSessions = opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.now = opts.now ?? Date.now;
   }

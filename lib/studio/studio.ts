@@ -1,10 +1,12 @@
 import os from "node:os";
+import { AuditLog, auditRunObserver, watchConfigChanges } from "../audit";
 import { createBuiltinSource } from "../builtin-tools";
 import { getConfigStore } from "../config/store";
 import { getDb } from "../db/client";
 import { DomainService } from "../domains/service";
-import { executeTool, type ExecuteRequest } from "../execution/execute";
+import { executeTool, type ExecuteRequest, type RunObserver } from "../execution/execute";
 import { activeRunIds } from "../execution/active-runs";
+import { ShapeStore } from "../inference/store";
 import { OutboxStore } from "../outbox/store";
 import { McpManager } from "../mcp/source";
 import { PresetStore } from "../runs/presets";
@@ -23,6 +25,10 @@ export interface Studio {
   domains: DomainService;
   mcp: McpManager;
   presets: PresetStore;
+  /** The tamper-evident audit log: append "server.add", "server.remove", "export", "purge" here (see lib/audit/log.ts). */
+  audit: AuditLog;
+  /** Inferred shapes of tool outputs and arguments, fed by the "inference" run observer. */
+  shapes: ShapeStore;
   execute(req: ExecuteRequest): ReturnType<typeof executeTool>;
 }
 
@@ -53,7 +59,12 @@ async function boot(): Promise<Studio> {
   void syncMcp();
   configStore.subscribe(() => void syncMcp());
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
-  return { registry, runs, outbox, domains, mcp, presets, execute: (req) => executeTool({ registry, runs, domains }, req) };
+  const audit = new AuditLog(db.prisma);
+  // Config changes made on disk outside the studio (API saves are recorded by the config route).
+  watchConfigChanges(audit, configStore, { actor: localActor });
+  const shapes = new ShapeStore(db.prisma);
+  const observers: RunObserver[] = [auditRunObserver(audit), shapes.observer()];
+  return { registry, runs, outbox, domains, mcp, presets, audit, shapes, execute: (req) => executeTool({ registry, runs, domains, observers }, req) };
 }
 
 /** Who a run is attributed to until login exists: the local user of the machine. */

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { errorResponse, readJson, toErrorResponse } from "@/lib/http/http";
 import { getConfigStore, type ConfigState } from "@/lib/config/store";
+import { auditConfigSave, requestFrom } from "@/lib/audit";
+import { getStudio, localActor } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
@@ -30,8 +32,13 @@ export async function PUT(req: Request) {
   try {
     const { text, expectedVersion } = await readJson(req, PutBody);
     const store = getConfigStore();
+    const studio = await getStudio(); // before saving: its disk watcher must be listening to tell this save apart
     const r = store.save(text, { expectedVersion });
-    if (r.ok) return Response.json(body(r.state, store.raw()));
+    if (r.ok) {
+      // Right after save(), before any other await: marks this version as the API's (one entry, with `from`).
+      await auditConfigSave(studio.audit, store, r.state, { text, actor: localActor(), from: requestFrom(req) });
+      return Response.json(body(r.state, store.raw()));
+    }
     const e = r.error;
     if (e.kind === "conflict") return errorResponse(409, "conflict", e.message, undefined, { version: store.current().version });
     if (e.kind === "io") return errorResponse(500, "io", e.message);

@@ -1,5 +1,6 @@
 import { McpServer } from "@/lib/config/schema";
 import { getConfigStore } from "@/lib/config/store";
+import { auditConfigSave } from "@/lib/audit";
 import { HttpError, readJson, requestOrigin, toErrorResponse } from "@/lib/http/http";
 import { addServerToConfigText } from "@/lib/servers/config-edit";
 import { getStudio, localActor } from "@/lib/studio/studio";
@@ -31,6 +32,8 @@ export async function POST(req: Request) {
     }
     const saved = store.save(text, { expectedVersion: before.version });
     if (!saved.ok) throw new HttpError(saved.error.kind === "conflict" ? 409 : 400, "bad_request", saved.error.message);
+    // Recorded as an API save (before any await), so the disk watcher does not log it again.
+    await auditConfigSave(studio.audit, store, saved.state, { text, actor: localActor(), from: requestOrigin(req) });
     await studio.audit.append({ actor: localActor(), action: "server.add", target: entry.name, detail: { transport: entry.transport }, from: requestOrigin(req) });
     await studio.mcp.sync(saved.state.config.mcpServers);
     return Response.json({ server: studio.mcp.state(entry.name) }, { status: 201 });

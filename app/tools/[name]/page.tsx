@@ -8,6 +8,7 @@ import { Markdown } from "@/components/tools/Markdown";
 import { ToolIcons } from "@/components/tools/ToolIcons";
 import { Badge } from "@/components/ui/Badge";
 import { Workbench } from "@/components/workbench/Workbench";
+import { InferredShape } from "@/components/inference/InferredShape";
 
 export const dynamic = "force-dynamic";
 
@@ -54,6 +55,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
         )}
       </div>
       <Workbench key={source?.id ?? "fresh"} tool={spec} initialArgs={initialArgs} initialAgent={source?.agent} recentRuns={runs} />
+      <InferredShape toolName={spec.name} shapes={await studio.shapes.get(spec.name, { outputSchema: spec.outputSchema, inputSchema: spec.inputSchema })} />
       <ToolDefinition tool={spec} />
     </div>
   );

@@ -1,4 +1,5 @@
 import { getConfigStore } from "@/lib/config/store";
+import { auditConfigSave } from "@/lib/audit";
 import { errorResponse, HttpError, requestOrigin, toErrorResponse } from "@/lib/http/http";
 import { removeServerFromConfigText } from "@/lib/servers/config-edit";
 import { getStudio, localActor } from "@/lib/studio/studio";
@@ -16,6 +17,8 @@ export async function DELETE(req: Request, ctx: { params: Promise<{ name: string
     if (text === null) return errorResponse(404, "not_found", `No MCP server named "${name}" in the config.`);
     const saved = store.save(text, { expectedVersion: before.version });
     if (!saved.ok) throw new HttpError(saved.error.kind === "conflict" ? 409 : 400, "bad_request", saved.error.message);
+    // Recorded as an API save (before any await), so the disk watcher does not log it again.
+    await auditConfigSave(studio.audit, store, saved.state, { text, actor: localActor(), from: requestOrigin(req) });
     await studio.audit.append({ actor: localActor(), action: "server.remove", target: name, from: requestOrigin(req) });
     await studio.mcp.sync(saved.state.config.mcpServers);
     return Response.json({ removed: name });

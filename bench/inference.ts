@@ -1,0 +1,147 @@
+// npx tsx bench/inference.ts: what does shape inference cost per sample?
+//
+// Over N generated samples (lib/inference/generate.ts: a few random shapes with optional keys,
+// nulls, mixed types, nested arrays of objects, formats; 5% shapeless), measured in one process:
+//   walk     — a plain recursive JSON walk over the same samples (visits every value and key): the baseline
+//   add      — addSample() of every sample into one ShapeStats
+//   batches  — statsOf() per batch of 1,000 samples, then mergeStats() of the batches in order
+//   derive   — deriveSchema() of the final stats; fields — describeFields()
+// Each is repeated BENCH_INF_REPEAT times (default 3) and the median is reported. The batch result
+// is checked to equal the one-by-one result, and a sample of the inputs to validate against the
+// derived schema; a mismatch exits non-zero.
+//
+// Knobs (env): BENCH_INF_N (100000), BENCH_INF_REPEAT (3), BENCH_INF_SEED (2026), BENCH_INF_SHAPES (5).
+// `runInferenceBench()` is exported for bench/run.ts; run directly, it prints a table (and the
+// result as JSON with --json).
+import { performance } from "node:perf_hooks";
+import { isDeepStrictEqual } from "node:util";
+import { fileURLToPath } from "node:url";
+import { genSamples } from "../lib/inference/generate";
+import { deriveSchema, describeFields } from "../lib/inference/schema";
+import { addSample, emptyStats, mergeStats, statsOf, type ShapeStatsData } from "../lib/inference/stats";
+import { validate } from "../lib/schema/validate";
+
+function intEnv(name: string, def: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return def;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in [${min}, ${max}], got "${raw}"`);
+  return v;
+}
+
+export interface InferenceBenchResult {
+  samples: number;
+  values: number;
+  paths: number;
+  statsBytes: number;
+  ms: { walk: number; add: number; batches: number; derive: number; fields: number };
+  perSampleUs: { walk: number; add: number; batches: number };
+  ratio: { add: number; batches: number };
+}
+
+/** Counts every value and key, the least any walk over the samples must do. */
+function walk(v: unknown): number {
+  if (v === null || typeof v !== "object") return 1;
+  let n = 1;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) n += walk(v[i]);
+    return n;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+    n += walk(o[k]);
+  }
+  return n;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function time<T>(repeat: number, fn: () => T): { ms: number; result: T } {
+  let result!: T;
+  const runs: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const t0 = performance.now();
+    result = fn();
+    runs.push(performance.now() - t0);
+  }
+  return { ms: median(runs), result };
+}
+
+export function runInferenceBench(opts: { n?: number; repeat?: number; seed?: number; shapes?: number } = {}): InferenceBenchResult {
+  const n = opts.n ?? intEnv("BENCH_INF_N", 100_000, 1, 10_000_000);
+  const repeat = opts.repeat ?? intEnv("BENCH_INF_REPEAT", 3, 1, 100);
+  const seed = opts.seed ?? intEnv("BENCH_INF_SEED", 2026, 0, 2 ** 31);
+  const shapes = opts.shapes ?? intEnv("BENCH_INF_SHAPES", 5, 1, 100);
+  const samples = genSamples(seed, n, shapes);
+
+  // warm-up, so the first measured pass is not the one the JIT learns on
+  const warm = samples.slice(0, Math.min(n, 5_000));
+  for (const s of warm) walk(s);
+  statsOf(warm);
+
+  const w = time(repeat, () => {
+    let total = 0;
+    for (const s of samples) total += walk(s);
+    return total;
+  });
+  const a = time(repeat, () => {
+    const st = emptyStats();
+    for (const s of samples) addSample(st, s);
+    return st;
+  });
+  const b = time(repeat, () => {
+    let st: ShapeStatsData = emptyStats();
+    for (let i = 0; i < samples.length; i += 1000) st = mergeStats(st, statsOf(samples.slice(i, i + 1000)));
+    return st;
+  });
+  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(a.result)), JSON.parse(JSON.stringify(b.result)))) {
+    throw new Error("merging batches did not give the statistics of adding one by one");
+  }
+  const d = time(repeat, () => deriveSchema(a.result));
+  const f = time(repeat, () => describeFields(a.result));
+  const step = Math.max(1, Math.floor(n / 2000));
+  for (let i = 0; i < n; i += step) {
+    const r = validate(d.result, samples[i]);
+    if (!r.valid) throw new Error(`sample ${i} does not validate against the derived schema: ${JSON.stringify(r.errors)}`);
+  }
+
+  const us = (ms: number) => (ms * 1000) / n;
+  return {
+    samples: n,
+    values: w.result,
+    paths: Object.keys(a.result.paths).length,
+    statsBytes: JSON.stringify(a.result).length,
+    ms: { walk: w.ms, add: a.ms, batches: b.ms, derive: d.ms, fields: f.ms },
+    perSampleUs: { walk: us(w.ms), add: us(a.ms), batches: us(b.ms) },
+    ratio: { add: a.ms / w.ms, batches: b.ms / w.ms },
+  };
+}
+
+export function formatInferenceBench(r: InferenceBenchResult): string {
+  const rows: [string, string, string, string][] = [
+    ["plain JSON walk", r.ms.walk.toFixed(1), r.perSampleUs.walk.toFixed(2), "1.0x"],
+    ["addSample, one by one", r.ms.add.toFixed(1), r.perSampleUs.add.toFixed(2), `${r.ratio.add.toFixed(1)}x`],
+    ["statsOf per 1000 + mergeStats", r.ms.batches.toFixed(1), r.perSampleUs.batches.toFixed(2), `${r.ratio.batches.toFixed(1)}x`],
+    ["deriveSchema (once)", r.ms.derive.toFixed(2), "", ""],
+    ["describeFields (once)", r.ms.fields.toFixed(2), "", ""],
+  ];
+  const head: [string, string, string, string] = ["step", "total ms", "µs/sample", "vs walk"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join("  ");
+  return [
+    `inference over ${r.samples.toLocaleString("en")} samples (${r.values.toLocaleString("en")} JSON values, ${r.paths} paths, stats ${(r.statsBytes / 1024).toFixed(1)} KiB)`,
+    line(head),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map(line),
+  ].join("\n");
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const r = runInferenceBench();
+  console.log(formatInferenceBench(r));
+  if (process.argv.includes("--json")) console.log(JSON.stringify(r));
+}

@@ -1,0 +1,85 @@
+import Link from "next/link";
+import type { AuditEntry, AuditVerifyReport } from "@/lib/audit/log";
+import { Badge } from "@/components/ui/Badge";
+import { formatTime } from "@/components/runs/RunTable";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `key=value` pairs of a detail object, short enough for a table cell. */
+export function summarizeDetail(detail: unknown, max = 120): string {
+  if (detail === null || detail === undefined) return "";
+  let s: string;
+  if (typeof detail === "object" && !Array.isArray(detail)) {
+    s = Object.entries(detail as Record<string, unknown>)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => `${k}=${typeof v === "string" ? (/^[0-9a-f]{64}$/.test(v) ? v.slice(0, 12) + "…" : v) : JSON.stringify(v)}`)
+      .join(" ");
+  } else s = JSON.stringify(detail) ?? "";
+  return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+/** The result of the chain check, for the page header. */
+export function ChainBadge({ report, error }: { report: AuditVerifyReport | null; error?: boolean }) {
+  if (!report || error) {
+    return <Badge tone="warning" className="text-[12px]"><span data-testid="audit-chain">chain check failed (see the server log)</span></Badge>;
+  }
+  if (report.ok) {
+    const title = report.head ? `head #${report.head.seq} ${report.head.hash}` : "the log is empty";
+    return (
+      <Badge tone="success" title={title} className="text-[12px]">
+        <span data-testid="audit-chain" data-ok="true">{`chain verified: ${report.entries} ${report.entries === 1 ? "entry" : "entries"}`}</span>
+      </Badge>
+    );
+  }
+  const bad = report.firstBad!;
+  return (
+    <Badge tone="danger" title={`${report.entries} entries before it are intact`} className="text-[12px]">
+      <span data-testid="audit-chain" data-ok="false">{`chain broken at #${bad.seq}: ${bad.reason}`}</span>
+    </Badge>
+  );
+}
+
+/** Audit entries newest first. Everything is React text (escaped); links only to known shapes. */
+export function AuditTable({ entries }: { entries: AuditEntry[] }) {
+  if (entries.length === 0) return <p className="p-6 text-center text-muted-foreground">No audit entries.</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-[13px]" data-testid="audit-table">
+        <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
+          <tr>
+            <th className="px-3 py-2 text-right font-medium">#</th>
+            <th className="px-3 py-2 font-medium">Time</th>
+            <th className="px-3 py-2 font-medium">Actor</th>
+            <th className="px-3 py-2 font-medium">Action</th>
+            <th className="px-3 py-2 font-medium">Target</th>
+            <th className="px-3 py-2 font-medium">Detail</th>
+            <th className="px-3 py-2 font-medium">Hash</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => {
+            const runId = e.action === "run" && e.detail && typeof e.detail === "object" ? (e.detail as { runId?: unknown }).runId : undefined;
+            const summary = summarizeDetail(e.detail);
+            return (
+              <tr key={e.seq} className="border-b last:border-0 hover:bg-accent/50" data-testid="audit-row" data-action={e.action}>
+                <td className="px-3 py-1.5 text-right tabular-nums text-muted-foreground">{e.seq}</td>
+                <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground" title={e.at}>{formatTime(e.at)}</td>
+                <td className="max-w-[180px] truncate px-3 py-1.5 font-mono text-[12px]" title={e.from ? `${e.actor} from ${e.from}` : e.actor}>{e.actor}</td>
+                <td className="px-3 py-1.5"><Badge tone={e.action === "run" ? "neutral" : "primary"} className="font-mono">{e.action}</Badge></td>
+                <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px]" title={e.target ?? undefined}>{e.target ?? "—"}</td>
+                <td className="max-w-[420px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground" title={e.detail == null ? undefined : JSON.stringify(e.detail)}>
+                  {typeof runId === "string" && UUID.test(runId) ? (
+                    <Link href={`/runs/${runId}`} className="hover:text-primary hover:underline">{summary}</Link>
+                  ) : (
+                    summary
+                  )}
+                </td>
+                <td className="px-3 py-1.5 font-mono text-[12px] text-muted-foreground" title={`hash ${e.hash}\nprev ${e.prevHash}`}>{e.hash.slice(0, 12)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+// Query parameters of GET /api/audit and the /audit page, parsed once for both.
+import { z } from "zod";
+import type { AuditLog, AuditVerifyReport } from "./log";
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * An instant from a query parameter: `2026-11-30` (a UTC day), or `2026-11-30T14:05[:07[.123]]`
+ * with `Z` or an offset (UTC when it has none). As the end of a range, a bare day means
+ * "through the end of that day". Null when it is none of these.
+ */
+export function parseInstant(s: string, end = false): Date | null {
+  let d: Date;
+  if (DATE.test(s)) {
+    d = new Date(`${s}T00:00:00.000Z`);
+    if (!Number.isNaN(d.getTime()) && end) d = new Date(d.getTime() + 86_400_000);
+  } else {
+    const m = DATE_TIME.exec(s);
+    if (!m) return null;
+    d = new Date(`${m[1]}T${m[2]}${m[3] ?? "Z"}`);
+  }
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+const instant = (end: boolean) =>
+  z.string().transform((s, ctx) => {
+    const d = parseInstant(s.trim(), end);
+    if (!d) {
+      ctx.addIssue({ code: "custom", message: "must be a date (2026-11-30) or an ISO 8601 time (2026-11-30T14:05:00Z)" });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+/** GET /api/audit: `since` inclusive, `until` exclusive (a bare day: through its end). */
+export const AuditQuery = z.strictObject({
+  action: z.string().min(1).max(64).optional(),
+  actor: z.string().min(1).max(200).optional(),
+  target: z.string().min(1).max(500).optional(),
+  since: instant(false).optional(),
+  until: instant(true).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  cursor: z.string().min(1).max(200).optional(),
+});
+
+/** GET /api/audit/verify. */
+export const AuditVerifyQuery = z.strictObject({
+  from: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** `<seq>:<hash>`: a head saved earlier that must still be in the chain. */
+  checkpoint: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}:[0-9a-f]{64}$/, "must be <seq>:<64 hex digits>")
+    .transform((s) => {
+      const [seq, hash] = s.split(":");
+      return { seq: Number(seq), hash: hash! };
+    })
+    .optional(),
+});
+
+// One full walk at a time per log: concurrent page loads and API calls share the one in flight.
+const inflight = new WeakMap<AuditLog, Promise<AuditVerifyReport>>();
+
+/** `audit.verify()` of the whole chain, shared with any identical call already running. */
+export function verifyShared(audit: AuditLog): Promise<AuditVerifyReport> {
+  let p = inflight.get(audit);
+  if (!p) {
+    p = audit.verify().finally(() => inflight.delete(audit));
+    inflight.set(audit, p);
+  }
+  return p;
+}

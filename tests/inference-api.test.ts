@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { InferredShapes } from "@/lib/inference/store";
+import { validate } from "@/lib/schema/validate";
+import type { Studio } from "@/lib/studio/studio";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
+
+// The whole path as the app wires it: getStudio() (the "inference" observer in executeTool's
+// deps), GET /api/tools/{name}/inferred-schema, and the InferredShape component on its answer.
+
+let db: TestDatabase;
+let dir: string;
+let studio: Studio;
+let GET: (req: Request, ctx: { params: Promise<{ name: string }> }) => Promise<Response>;
+const saved = { DATABASE_URL: process.env.DATABASE_URL, STUDIO_CONFIG: process.env.STUDIO_CONFIG };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "inference-api-"));
+  fs.writeFileSync(path.join(dir, "studio.jsonc"), "{}\n");
+  process.env.DATABASE_URL = db.url;
+  process.env.STUDIO_CONFIG = path.join(dir, "studio.jsonc");
+  studio = await (await import("@/lib/studio/studio")).getStudio();
+  ({ GET } = await import("@/app/api/tools/[name]/inferred-schema/route"));
+});
+
+afterAll(async () => {
+  await (await import("@/lib/db/client")).closeDb();
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  await db?.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function inferred(name: string): Promise<{ status: number; body: InferredShapes & { error?: unknown } }> {
+  const res = await GET(new Request(`http://127.0.0.1/api/tools/${encodeURIComponent(name)}/inferred-schema`), { params: Promise.resolve({ name }) });
+  return { status: res.status, body: await res.json() };
+}
+
+const base = { origin: "api" as const, actor: "tester" };
+
+describe("GET /api/tools/{name}/inferred-schema", () => {
+  it("404 for an unknown tool; nulls before the first run", async () => {
+    expect((await inferred("no_such_tool")).status).toBe(404);
+    const { status, body } = await inferred("describe_tool");
+    expect(status).toBe(200);
+    expect(body).toEqual({ output: null, arguments: null });
+  });
+
+  it("infers a tool without outputSchema from runs made through the studio", async () => {
+    const names = (await studio.registry.list()).map((t) => t.name).filter((n) => n !== "describe_tool");
+    const runs = await Promise.all(Array.from({ length: 32 }, (_, i) => studio.execute({ ...base, tool: "describe_tool", arguments: { tool: names[i % names.length] } })));
+    expect(runs.every((r) => r.status === "success")).toBe(true);
+    await studio.shapes.flush();
+
+    const { body } = await inferred("describe_tool");
+    expect(body.output?.samples).toBe(32);
+    expect(body.arguments?.samples).toBe(32);
+    expect(body.declared).toBeUndefined();
+    expect(body.output?.schema).toMatchObject({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      required: expect.arrayContaining(["name", "inputSchema", "source"]),
+    });
+    for (const r of runs) expect(validate(body.output!.schema, r.output?.structuredContent).valid).toBe(true);
+    expect(body.output?.fields.find((f) => f.path === "/name")).toMatchObject({ presence: 1, required: true, types: [{ type: "string", count: 32 }] });
+    // the arguments are compared with the inputSchema
+    expect(body.arguments?.differences).toEqual([]);
+
+    const html = renderToStaticMarkup(createElement((await import("@/components/inference/InferredShape")).InferredShape, { toolName: "describe_tool", shapes: body }));
+    expect(html).toContain("Observed in 32 runs");
+    expect(html).toContain("Inferred JSON Schema");
+    expect(html).toContain("inputSchema");
+  });
+
+  it("compares a tool with an outputSchema and lists violating runs", async () => {
+    await Promise.all(Array.from({ length: 32 }, (_, i) => studio.execute({ ...base, tool: "add", arguments: { a: i, b: 1 } })));
+    await studio.execute({ ...base, tool: "add", arguments: { a: "x" } }); // rejected: not sampled
+    await studio.shapes.flush();
+    const { body } = await inferred("add");
+    expect(body.output?.samples).toBe(32);
+    expect(body.arguments?.samples).toBe(32);
+    const spec = (await studio.registry.get("add"))!.spec;
+    expect(body.declared).toEqual(spec.outputSchema);
+    expect(body.differences).toEqual([]);
+    expect(body.violations).toEqual([]);
+
+    // a violation as a misbehaving tool would leave it: the run is listed with its errors
+    const run = await studio.execute({ ...base, tool: "add", arguments: { a: 2, b: 2 } });
+    await db.prisma.run.update({ where: { id: run.id }, data: { outputValid: false, outputErrors: [{ path: "/sum", message: "<b>must be integer</b>" }] } });
+    const again = (await inferred("add")).body;
+    expect(again.violations).toEqual([{ id: run.id, startedAt: run.startedAt, outputErrors: [{ path: "/sum", message: "<b>must be integer</b>" }] }]);
+
+    const { InferredShape } = await import("@/components/inference/InferredShape");
+    const html = renderToStaticMarkup(createElement(InferredShape, { toolName: "add", shapes: again }));
+    expect(html).toContain(`href="/runs/${run.id}"`);
+    expect(html).toContain("&lt;b&gt;must be integer&lt;/b&gt;"); // escaped, never markup
+    expect(html).not.toContain("<b>must");
+    expect(html).toContain("matches the declared outputSchema");
+  });
+});
