@@ -4,7 +4,7 @@
 // nulls, mixed types, nested arrays of objects, formats; 5% shapeless), measured in one process:
 //   walk     — a plain recursive JSON walk over the same samples (visits every value and key): the baseline
 //   add      — addSample() of every sample into one ShapeStats
-//   batches  — statsOf() per batch of 1,000 samples, then mergeStats() of the batches in order
+//   batches  — statsOf() per batch of 1,000 samples, merged in order with mergeInto() (what a flush does)
 //   derive   — deriveSchema() of the final stats; fields — describeFields()
 // Each is repeated BENCH_INF_REPEAT times (default 3) and the median is reported. The batch result
 // is checked to equal the one-by-one result, and a sample of the inputs to validate against the
@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { genSamples } from "../lib/inference/generate";
 import { deriveSchema, describeFields } from "../lib/inference/schema";
-import { addSample, emptyStats, mergeStats, statsOf, type ShapeStatsData } from "../lib/inference/stats";
+import { addSample, emptyStats, mergeInto, statsOf } from "../lib/inference/stats";
 import { validate } from "../lib/schema/validate";
 
 function intEnv(name: string, def: number, min: number, max: number): number {
@@ -94,8 +94,8 @@ export function runInferenceBench(opts: { n?: number; repeat?: number; seed?: nu
     return st;
   });
   const b = time(repeat, () => {
-    let st: ShapeStatsData = emptyStats();
-    for (let i = 0; i < samples.length; i += 1000) st = mergeStats(st, statsOf(samples.slice(i, i + 1000)));
+    const st = emptyStats();
+    for (let i = 0; i < samples.length; i += 1000) mergeInto(st, statsOf(samples.slice(i, i + 1000)));
     return st;
   });
   if (!isDeepStrictEqual(JSON.parse(JSON.stringify(a.result)), JSON.parse(JSON.stringify(b.result)))) {
@@ -125,7 +125,7 @@ export function formatInferenceBench(r: InferenceBenchResult): string {
   const rows: [string, string, string, string][] = [
     ["plain JSON walk", r.ms.walk.toFixed(1), r.perSampleUs.walk.toFixed(2), "1.0x"],
     ["addSample, one by one", r.ms.add.toFixed(1), r.perSampleUs.add.toFixed(2), `${r.ratio.add.toFixed(1)}x`],
-    ["statsOf per 1000 + mergeStats", r.ms.batches.toFixed(1), r.perSampleUs.batches.toFixed(2), `${r.ratio.batches.toFixed(1)}x`],
+    ["statsOf per 1000 + mergeInto", r.ms.batches.toFixed(1), r.perSampleUs.batches.toFixed(2), `${r.ratio.batches.toFixed(1)}x`],
     ["deriveSchema (once)", r.ms.derive.toFixed(2), "", ""],
     ["describeFields (once)", r.ms.fields.toFixed(2), "", ""],
   ];

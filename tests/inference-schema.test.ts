@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { genSamples, rng } from "@/lib/inference/generate";
 import { deriveSchema, describeFields } from "@/lib/inference/schema";
-import { addSample, emptyStats, mergeStats, statsOf, VALUE_CAP, type ShapeStatsData } from "@/lib/inference/stats";
+import { addSample, emptyStats, MAX_PATHS, mergeInto, mergeStats, statsOf, VALUE_CAP, type ShapeStatsData } from "@/lib/inference/stats";
 import { validate } from "@/lib/schema/validate";
 
 // Pure: no database. The property tests run the derived schema through the studio's own validator.
@@ -56,6 +56,26 @@ describe("inferred schema: properties over generated data", () => {
     expect(validate(schema, { name: "x", tags: [] }).valid).toBe(false);
     expect(validate(schema, { id: 1, name: "x", tags: [1] }).valid).toBe(false);
     expect(validate(schema, [1]).valid).toBe(false);
+  });
+
+  it("mergeInto (in place) agrees with mergeStats, and adding after it still counts right", () => {
+    const [a, b, c] = [genSamples(11, 300), genSamples(12, 300), genSamples(13, 300)];
+    const inPlace = statsOf(a);
+    for (const v of b.slice(0, 10)) addSample(inPlace, v); // warm the child cache of this object
+    mergeInto(inPlace, statsOf(b.slice(10)));
+    for (const v of c) addSample(inPlace, v);
+    expect(inPlace).toEqual(statsOf([...a, ...b, ...c]));
+  });
+
+  it("stops tracking new paths at MAX_PATHS, staying exact for merges and valid for every sample", () => {
+    const samples = Array.from({ length: 300 }, (_, i) => ({ id: i, byId: Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`k${i * 10 + j}`, { n: j }])) }));
+    const one = statsOf(samples);
+    expect(one.truncated).toBe(true);
+    expect(Object.keys(one.paths)).toHaveLength(MAX_PATHS);
+    const merged = splitRandomly(samples, 5).reduce((acc, batch) => mergeStats(acc, statsOf(batch)), emptyStats());
+    expect(merged).toEqual(one);
+    const schema = deriveSchema(one);
+    for (const v of samples) expect(validate(schema, v).valid).toBe(true);
   });
 
   it("does not change the inputs of mergeStats", () => {

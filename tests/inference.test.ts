@@ -248,6 +248,20 @@ describe("ShapeStore with real runs", () => {
     expect((await shapes.stats("shapeshifter", "output"))!.samples).toBe((await countRuns(db.prisma, "shapeshifter")).outputs);
   });
 
+  it("history captured before inference is counted once, when the first live run creates the row", async () => {
+    // runs made without the observer: as if captured before inference existed
+    const old = await runAll(Array.from({ length: 40 }, (_, i) => ({ tool: "json_query", arguments: { data: { n: i, tag: i % 2 ? "a" : "b" }, expression: "$" } })), { registry, runs });
+    expect(old).toHaveLength(40);
+    await db.prisma.shapeStats.deleteMany({ where: { toolName: "json_query" } });
+    const fresh = new ShapeStore(db.prisma, { flushDelayMs: 1 });
+    await runAll(Array.from({ length: 32 }, (_, i) => ({ tool: "json_query", arguments: { data: [i], expression: "$" } })), { registry, runs, observers: [fresh.observer()] });
+    await fresh.flush();
+    const want = await countRuns(db.prisma, "json_query");
+    const got = await fresh.stats("json_query", "output");
+    expect(got?.samples).toBe(want.outputs);
+    expect((await fresh.stats("json_query", "arguments"))?.samples).toBe(want.executed);
+  });
+
   it("unknown tools and tools never run have no shape", async () => {
     expect(await shapes.get("nope")).toEqual({ output: null, arguments: null });
     const chart = (await registry.get("chart_png"))!.spec;

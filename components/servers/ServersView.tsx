@@ -61,6 +61,12 @@ export function ServersView({ initial }: { initial: McpServerState[] }) {
     }
   };
 
+  const toggle = async (name: string, enabled: boolean) => {
+    setError(null);
+    const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ enabled }) });
+    if (!res.ok) setError((await res.json()).error?.message ?? `HTTP ${res.status}`);
+  };
+
   const remove = async (name: string) => {
     if (!confirm(`Remove the MCP server "${name}" from the config? Its run history stays.`)) return;
     const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, { method: "DELETE" });
@@ -133,6 +139,7 @@ export function ServersView({ initial }: { initial: McpServerState[] }) {
         </Card>
       )}
 
+      {error && !adding && <p role="alert" className="text-destructive">{error}</p>}
       {servers.length === 0 ? (
         <div className="rounded-lg border border-dashed p-10 text-center text-muted-foreground">No MCP server yet. Add one, or declare it under <code>mcpServers</code> in Settings.</div>
       ) : (
@@ -148,7 +155,10 @@ export function ServersView({ initial }: { initial: McpServerState[] }) {
                   {s.serverInfo && <span className="text-muted-foreground">{s.serverInfo.name} {s.serverInfo.version}</span>}
                   <Link href={`/?source=${encodeURIComponent(`mcp:${s.name}`)}`} className="text-primary hover:underline">{s.toolCount} tool{s.toolCount === 1 ? "" : "s"}</Link>
                   {s.failures > 0 && s.nextRetryAt && <span className="text-muted-foreground">retry #{s.failures} at {new Date(s.nextRetryAt).toLocaleTimeString()}</span>}
-                  <button type="button" className={`${buttonClass.ghost} ml-auto`} onClick={() => remove(s.name)} aria-label={`Remove ${s.name}`}>
+                  <button type="button" className={`${buttonClass.ghost} ml-auto`} onClick={() => toggle(s.name, !s.enabled)} aria-label={`${s.enabled ? "Disable" : "Enable"} ${s.name}`}>
+                    {s.enabled ? "Disable" : "Enable"}
+                  </button>
+                  <button type="button" className={buttonClass.ghost} onClick={() => remove(s.name)} aria-label={`Remove ${s.name}`}>
                     <Trash2 className="size-3.5" /> Remove
                   </button>
                 </div>

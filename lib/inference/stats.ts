@@ -15,7 +15,8 @@
  *
  * `addSample` costs O(size of the sample). `mergeStats` is associative (and exact: merging batches
  * in order gives the same statistics as adding every sample one by one), so batches of samples can
- * be reduced independently and merged into the stored row.
+ * be reduced independently and merged into the stored row; `mergeInto` does the same in place,
+ * in O(paths of the batch).
  */
 import { fullFormats } from "ajv-formats/dist/formats";
 
@@ -68,7 +69,9 @@ export interface PathStats {
 export interface ShapeStatsData {
   version: 1;
   samples: number;
-  /** Insertion order is first-seen order; a parent path always precedes its children. */
+  /**
+   * By path. Key order carries no meaning (JSONB reorders keys); readers sort children by key.
+   */
   paths: Record<string, PathStats>;
   /** Set when MAX_PATHS was reached and some paths were not tracked. */
   truncated?: boolean;
@@ -194,6 +197,18 @@ function trackScalar(p: PathStats, v: string | number | boolean | null): void {
 /** Paths per stats object, so adding a sample does not count them again (O(paths)). */
 const pathCounts = new WeakMap<ShapeStatsData, number>();
 
+interface Child {
+  path: string;
+  stats: PathStats;
+}
+/** Array items in the child cache (no object key can be a symbol). */
+const ITEMS = Symbol("items");
+/**
+ * Children already resolved from each path, by object key (or ITEMS): adding a sample then walks
+ * known paths without building and hashing their path strings again.
+ */
+const childCache = new WeakMap<PathStats, Map<string | symbol, Child>>();
+
 class Adder {
   constructor(private readonly stats: ShapeStatsData) {
     if (!pathCounts.has(stats)) pathCounts.set(stats, Object.keys(stats.paths).length);
@@ -211,9 +226,24 @@ class Adder {
     return (this.stats.paths[path] = p = newPath());
   }
 
-  visit(path: string, v: unknown, depth: number): void {
-    const p = this.at(path);
-    if (!p) return;
+  private child(parentPath: string, parent: PathStats, key: string | symbol): Child | undefined {
+    let m = childCache.get(parent);
+    if (!m) childCache.set(parent, (m = new Map()));
+    let c = m.get(key);
+    if (c) return c;
+    const path = key === ITEMS ? parentPath + "/*" : parentPath + "/" + escapeKey(key as string);
+    const stats = this.at(path);
+    if (!stats) return undefined;
+    m.set(key, (c = { path, stats }));
+    return c;
+  }
+
+  root(v: unknown): void {
+    const p = this.at("");
+    if (p) this.visit("", p, v, 0);
+  }
+
+  private visit(path: string, p: PathStats, v: unknown, depth: number): void {
     p.present++;
     const t = p.types;
     if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v))) {
@@ -236,9 +266,10 @@ class Adder {
     } else if (Array.isArray(v)) {
       t.array = (t.array ?? 0) + 1;
       p.arrayLength = widen(p.arrayLength, v.length);
-      if (depth >= MAX_DEPTH) return;
-      const items = path + "/*";
-      for (let i = 0; i < v.length; i++) this.visit(items, v[i], depth + 1);
+      if (depth >= MAX_DEPTH || v.length === 0) return;
+      const items = this.child(path, p, ITEMS);
+      if (!items) return;
+      for (let i = 0; i < v.length; i++) this.visit(items.path, items.stats, v[i], depth + 1);
     } else if (typeof v === "object") {
       t.object = (t.object ?? 0) + 1;
       if (depth >= MAX_DEPTH) return;
@@ -248,7 +279,8 @@ class Adder {
         const c = o[k];
         // JSON.stringify drops these keys: they are absent, not null
         if (c === undefined || typeof c === "function" || typeof c === "symbol") continue;
-        this.visit(path + "/" + escapeKey(k), c, depth + 1);
+        const child = this.child(path, p, k);
+        if (child) this.visit(child.path, child.stats, c, depth + 1);
       }
     } else {
       // bigint and other non-JSON values: counted as what they would be closest to
@@ -260,7 +292,7 @@ class Adder {
 /** Adds one sample (mutating `stats`, which is also returned). O(size of the sample). */
 export function addSample(stats: ShapeStatsData, value: unknown): ShapeStatsData {
   stats.samples++;
-  new Adder(stats).visit("", value, 0);
+  new Adder(stats).root(value);
   return stats;
 }
 
@@ -270,7 +302,7 @@ export function statsOf(values: Iterable<unknown>): ShapeStatsData {
   const adder = new Adder(s);
   for (const v of values) {
     s.samples++;
-    adder.visit("", v, 0);
+    adder.root(v);
   }
   return s;
 }
@@ -278,51 +310,87 @@ export function statsOf(values: Iterable<unknown>): ShapeStatsData {
 // ------------------------------------------------------------------ merging
 
 function mergeRange(a: Range | undefined, b: Range | undefined): Range | undefined {
-  if (!a) return b ? { ...b } : undefined;
-  if (!b) return { ...a };
-  return { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) };
+  if (!a) return b ? { min: b.min, max: b.max } : undefined;
+  if (b) {
+    if (b.min < a.min) a.min = b.min;
+    if (b.max > a.max) a.max = b.max;
+  }
+  return a;
 }
 
-function addCounts<K extends string>(a: Partial<Record<K, number>>, b: Partial<Record<K, number>>): Partial<Record<K, number>> {
-  const out: Partial<Record<K, number>> = { ...a };
-  for (const k in b) out[k] = (out[k] ?? 0) + (b[k] ?? 0);
-  return out;
+function addCounts<K extends string>(into: Partial<Record<K, number>>, b: Partial<Record<K, number>>): void {
+  for (const k in b) into[k] = (into[k] ?? 0) + (b[k] ?? 0);
 }
 
-function mergePath(a: PathStats, b: PathStats): PathStats {
-  let values: Record<string, number> | null = null;
+/** Adds `b` into `a` in place (the object stays the same: the child cache points at it). */
+function mergePathInto(a: PathStats, b: PathStats): void {
+  a.present += b.present;
+  addCounts(a.types, b.types);
+  a.scalars += b.scalars;
   if (a.values && b.values) {
-    values = { ...a.values };
+    const values = a.values;
     let n = Object.keys(values).length;
     for (const k in b.values) {
       if (values[k] !== undefined) values[k] += b.values[k];
       else if (++n > VALUE_CAP) {
-        values = null;
+        a.values = null;
         break;
       } else values[k] = b.values[k];
     }
-  }
-  const examples = [...a.examples];
-  for (const e of b.examples) if (examples.length < EXAMPLES_CAP && !examples.includes(e)) examples.push(e);
-  const out: PathStats = {
-    present: a.present + b.present,
-    types: addCounts(a.types, b.types),
-    scalars: a.scalars + b.scalars,
-    values,
-    examples,
-    formats: addCounts(a.formats, b.formats),
-  };
+  } else a.values = null;
+  for (const e of b.examples) if (a.examples.length < EXAMPLES_CAP && !a.examples.includes(e)) a.examples.push(e);
+  addCounts(a.formats, b.formats);
   const num = mergeRange(a.number, b.number);
-  if (num) out.number = num;
+  if (num) a.number = num;
   const sl = mergeRange(a.stringLength, b.stringLength);
-  if (sl) out.stringLength = sl;
+  if (sl) a.stringLength = sl;
   const al = mergeRange(a.arrayLength, b.arrayLength);
-  if (al) out.arrayLength = al;
-  return out;
+  if (al) a.arrayLength = al;
 }
 
 function clonePath(p: PathStats): PathStats {
-  return mergePath(p, newPath());
+  const c: PathStats = {
+    present: p.present,
+    types: { ...p.types },
+    scalars: p.scalars,
+    values: p.values ? { ...p.values } : null,
+    examples: [...p.examples],
+    formats: { ...p.formats },
+  };
+  if (p.number) c.number = { ...p.number };
+  if (p.stringLength) c.stringLength = { ...p.stringLength };
+  if (p.arrayLength) c.arrayLength = { ...p.arrayLength };
+  return c;
+}
+
+/** A deep copy. */
+export function cloneStats(s: ShapeStatsData): ShapeStatsData {
+  const paths: Record<string, PathStats> = {};
+  for (const k in s.paths) paths[k] = clonePath(s.paths[k]);
+  const out: ShapeStatsData = { version: 1, samples: s.samples, paths };
+  if (s.truncated) out.truncated = true;
+  return out;
+}
+
+/**
+ * Adds `b` into `target` in place, as if b's samples had been added after target's; returns
+ * `target`. O(paths of b). `b` is not changed.
+ */
+export function mergeInto(target: ShapeStatsData, b: ShapeStatsData): ShapeStatsData {
+  let count = pathCounts.get(target) ?? Object.keys(target.paths).length;
+  for (const k in b.paths) {
+    const mine = target.paths[k];
+    if (mine) mergePathInto(mine, b.paths[k]);
+    else if (count >= MAX_PATHS) target.truncated = true;
+    else {
+      target.paths[k] = clonePath(b.paths[k]);
+      count++;
+    }
+  }
+  pathCounts.set(target, count);
+  target.samples += b.samples;
+  if (b.truncated) target.truncated = true;
+  return target;
 }
 
 /**
@@ -330,25 +398,7 @@ function clonePath(p: PathStats): PathStats {
  * changed. Associative: merge(merge(a, b), c) equals merge(a, merge(b, c)).
  */
 export function mergeStats(a: ShapeStatsData, b: ShapeStatsData): ShapeStatsData {
-  const paths: Record<string, PathStats> = {};
-  let count = 0;
-  for (const k in a.paths) {
-    paths[k] = clonePath(a.paths[k]);
-    count++;
-  }
-  let truncated = Boolean(a.truncated || b.truncated);
-  for (const k in b.paths) {
-    const mine = paths[k];
-    if (mine) paths[k] = mergePath(mine, b.paths[k]);
-    else if (count >= MAX_PATHS) truncated = true;
-    else {
-      paths[k] = clonePath(b.paths[k]);
-      count++;
-    }
-  }
-  const out: ShapeStatsData = { version: 1, samples: a.samples + b.samples, paths };
-  if (truncated) out.truncated = true;
-  return out;
+  return mergeInto(cloneStats(a), b);
 }
 
 /** Reads stored statistics back, tolerating an empty or foreign value (treated as empty). */

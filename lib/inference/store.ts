@@ -18,6 +18,13 @@
  * flushes — of this process or another — serialize on the row and no sample is lost or counted
  * twice. Within the process, flushes of one tool are chained, so they do not wait on each other's
  * row locks. A failed flush puts its samples back at the head of the queue and retries later.
+ *
+ * Missing statistics (runs captured before inference existed, or rows deleted) are recomputed
+ * from the runs table by `rebuild`: on the first `get` of a tool that has runs but no rows, and
+ * when a flush creates a tool's row while runs of it from before the store was created exist.
+ * A rebuild is exact against this process's live runs (their queued samples are matched by run
+ * id). With several studio processes on one PostgreSQL database, runs of the same tool that
+ * another process has queued while a rebuild reads them may be counted twice.
  */
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import type { RunObserver } from "../execution/execute";
@@ -25,7 +32,7 @@ import type { Run, RunStatus } from "../runs/types";
 import type { JsonSchema } from "../tools/spec";
 import { compareWithDeclared, type Difference } from "./compare";
 import { deriveSchema, describeFields, type FieldSummary } from "./schema";
-import { addSample, emptyStats, mergeStats, parseStats, statsOf, type ShapeStatsData } from "./stats";
+import { addSample, emptyStats, mergeInto, parseStats, statsOf, type ShapeStatsData } from "./stats";
 
 export const SHAPE_KINDS = ["output", "arguments"] as const;
 export type ShapeKind = (typeof SHAPE_KINDS)[number];
@@ -113,6 +120,7 @@ export class ShapeStore {
   private readonly rebuiltIds = new Map<string, { ids: Set<string>; until: number }>();
   private readonly autoRebuilt = new Set<string>();
   private readonly opts: Required<ShapeStoreOptions>;
+  private readonly createdAt = new Date();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -192,13 +200,24 @@ export class ShapeStore {
       const batch = this.queues.get(tool);
       if (!batch?.length) return;
       this.queues.delete(tool);
+      let created: boolean;
       try {
-        await this.write(tool, batch);
+        created = await this.write(tool, batch);
       } catch (err) {
         // back at the head, before anything queued meanwhile: order is kept, nothing is lost
         const later = this.queues.get(tool) ?? [];
         this.queues.set(tool, [...batch, ...later]);
         throw err;
+      }
+      // A row was just created: if the tool has runs from before this store existed (history
+      // captured before inference, or stats deleted), count them all once with a rebuild, queued
+      // behind this flush. Runs started since are this process's (or another live one's) to count.
+      if (created) {
+        const older = await this.prisma.run.findFirst({
+          where: { toolName: tool, status: { in: EXECUTED }, startedAt: { lt: this.createdAt } },
+          select: { id: true },
+        });
+        if (older) void this.rebuild(tool).catch((err) => this.opts.log(`shape stats rebuild failed for tool "${tool}"`, err));
       }
     });
   }
@@ -219,25 +238,29 @@ export class ShapeStore {
     }
   }
 
-  private async write(tool: string, batch: Queued[]): Promise<void> {
+  /** Merges one batch into the rows; true when a row had to be created. */
+  private async write(tool: string, batch: Queued[]): Promise<boolean> {
     const byKind = new Map<ShapeKind, ShapeStatsData>();
     for (const kind of SHAPE_KINDS) {
       const values = batch.filter((q) => q.kind === kind).map((q) => q.value);
       if (values.length) byKind.set(kind, statsOf(values));
     }
-    await this.prisma.$transaction(
+    return this.prisma.$transaction(
       async (tx) => {
+        let created = false;
         // Rows are always locked in the order of SHAPE_KINDS, so two writers cannot deadlock.
         for (const [kind, stats] of byKind) {
-          await tx.shapeStats.createMany({ data: [{ toolName: tool, kind, samples: 0, stats: json(emptyStats()) }], skipDuplicates: true });
+          const { count } = await tx.shapeStats.createMany({ data: [{ toolName: tool, kind, samples: 0, stats: json(emptyStats()) }], skipDuplicates: true });
+          if (count) created = true;
           const [row] = await tx.$queryRaw<{ stats: unknown }[]>`
             SELECT stats FROM shape_stats WHERE tool_name = ${tool} AND kind = ${kind} FOR UPDATE`;
-          const merged = mergeStats(parseStats(row?.stats), stats);
+          const merged = mergeInto(parseStats(row?.stats), stats);
           await tx.shapeStats.update({
             where: { toolName_kind: { toolName: tool, kind } },
             data: { samples: merged.samples, stats: json(merged) },
           });
         }
+        return created;
       },
       { maxWait: 30_000, timeout: 60_000 },
     );

@@ -21,3 +21,10 @@ export function removeServerFromConfigText(text: string, name: string): string |
   if (index < 0) return null;
   return applyEdits(text, modify(text, ["mcpServers", index], undefined, FORMAT));
 }
+
+export function setServerEnabledInConfigText(text: string, name: string, enabled: boolean): string | null {
+  const current = (parse(text) ?? {}) as { mcpServers?: { name?: string }[] };
+  const index = current.mcpServers?.findIndex((s) => s.name === name) ?? -1;
+  if (index < 0) return null;
+  return applyEdits(text, modify(text, ["mcpServers", index, "enabled"], enabled, FORMAT));
+}
