@@ -75,7 +75,7 @@ export function FieldTable({ fields }: { fields: FieldSummary[] }) {
                   <span style={{ paddingLeft: `${Math.min(f.depth, 12) * 14}px` }}>{fieldLabel(f.path)}</span>
                   {f.required && f.depth > 0 && !f.path.endsWith("/*") && <span className="ml-1 text-destructive" title="present every time">*</span>}
                 </td>
-                <td className="px-3 py-1.5 text-right tabular-nums" title={`${f.count} times`}>{pct(f.presence)}</td>
+                <td className="px-3 py-1.5 text-right tabular-nums" title={`seen ${f.count} time${f.count === 1 ? "" : "s"}`}>{pct(f.presence)}</td>
                 <td className="px-3 py-1.5">
                   <div className="flex flex-wrap gap-1">
                     {f.types.map((t) => (
@@ -167,7 +167,7 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
   const { output, arguments: args, declared } = shapes;
   const observedBadge = (p: InferredPart | null) => <Badge tone={p ? "primary" : "neutral"}>{p ? `Observed in ${runs(p.samples)}` : "no runs yet"}</Badge>;
   return (
-    <Card title="Inferred shape" bodyClassName="p-0" className="[&_summary]:text-[13px]">
+    <Card title="Inferred shape" bodyClassName="p-0">
       <div data-testid="inferred-shape">
         {declared ? (
           <Section title="Output vs declared outputSchema" badge={observedBadge(output)} open testId="inferred-output">

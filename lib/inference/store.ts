@@ -78,40 +78,62 @@ export interface ShapeStoreOptions {
 interface Queued {
   runId: string;
   kind: ShapeKind;
-  value: unknown;
+  value?: unknown;
+  /** A text block to parse as JSON at flush time (not on the run's path). */
+  text?: string;
 }
 
 const EXECUTED: RunStatus[] = ["success", "error", "timeout", "cancelled"];
 const MAX_TEXT_SAMPLE = 1024 * 1024;
 const REBUILD_PAGE = 500;
+/** Queued samples per tool beyond which new ones are dropped (the database is not keeping up). */
+const MAX_QUEUED_PER_TOOL = 20_000;
 /** How long ids read by a rebuild are remembered, to drop late observer calls for them. */
 const REBUILD_MEMORY_MS = 60_000;
 
-/** The output sample of a run, or undefined (see the module comment). */
-export function outputSample(status: RunStatus, structuredContent: unknown, content: unknown): unknown {
-  if (status !== "success") return undefined;
-  if (structuredContent !== undefined && structuredContent !== null) return structuredContent;
+/** The text of content that is exactly one text block looking like a JSON object or array. */
+function jsonText(content: unknown): string | undefined {
   if (!Array.isArray(content) || content.length !== 1) return undefined;
   const block = content[0] as { type?: unknown; text?: unknown };
   if (block?.type !== "text" || typeof block.text !== "string" || block.text.length > MAX_TEXT_SAMPLE) return undefined;
   const t = block.text.trim();
   if (!(t.startsWith("{") && t.endsWith("}")) && !(t.startsWith("[") && t.endsWith("]"))) return undefined;
+  return t;
+}
+
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(t);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
-/** The samples one run contributes, by kind. */
+/** The output sample of a run, or undefined (see the module comment). */
+export function outputSample(status: RunStatus, structuredContent: unknown, content: unknown): unknown {
+  if (status !== "success") return undefined;
+  if (structuredContent !== undefined && structuredContent !== null) return structuredContent;
+  const t = jsonText(content);
+  return t === undefined ? undefined : parseJson(t);
+}
+
+/** The samples one run contributes, by kind (JSON text is parsed later, at flush). */
 export function samplesOf(run: Pick<Run, "id" | "status" | "arguments" | "output">): Queued[] {
   const out: Queued[] = [];
   if (!EXECUTED.includes(run.status)) return out;
-  const o = outputSample(run.status, run.output?.structuredContent, run.output?.content);
-  if (o !== undefined) out.push({ runId: run.id, kind: "output", value: o });
+  if (run.status === "success") {
+    const sc = run.output?.structuredContent;
+    if (sc !== undefined && sc !== null) out.push({ runId: run.id, kind: "output", value: sc });
+    else {
+      const t = jsonText(run.output?.content);
+      if (t !== undefined) out.push({ runId: run.id, kind: "output", text: t });
+    }
+  }
   out.push({ runId: run.id, kind: "arguments", value: run.arguments ?? {} });
   return out;
 }
+
+const sampleValue = (q: Queued): unknown => (q.text !== undefined ? parseJson(q.text) : q.value);
 
 export class ShapeStore {
   private readonly queues = new Map<string, Queued[]>();
@@ -119,6 +141,7 @@ export class ShapeStore {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly rebuiltIds = new Map<string, { ids: Set<string>; until: number }>();
   private readonly autoRebuilt = new Set<string>();
+  private readonly overflowed = new Set<string>();
   private readonly opts: Required<ShapeStoreOptions>;
   private readonly createdAt = new Date();
 
@@ -151,6 +174,15 @@ export class ShapeStore {
     if (!samples.length) return;
     let q = this.queues.get(run.tool);
     if (!q) this.queues.set(run.tool, (q = []));
+    if (q.length >= MAX_QUEUED_PER_TOOL) {
+      // The database has been failing for a while: keep memory bounded, say so once.
+      if (!this.overflowed.has(run.tool)) {
+        this.overflowed.add(run.tool);
+        this.opts.log(`shape stats queue of tool "${run.tool}" is full; samples are dropped until it drains (rebuild() recounts)`);
+      }
+      return;
+    }
+    this.overflowed.delete(run.tool);
     q.push(...samples);
     this.schedule(run.tool, q.length >= this.opts.maxQueue ? 0 : this.opts.flushDelayMs);
   }
@@ -242,7 +274,7 @@ export class ShapeStore {
   private async write(tool: string, batch: Queued[]): Promise<boolean> {
     const byKind = new Map<ShapeKind, ShapeStatsData>();
     for (const kind of SHAPE_KINDS) {
-      const values = batch.filter((q) => q.kind === kind).map((q) => q.value);
+      const values = batch.filter((q) => q.kind === kind).map(sampleValue).filter((v) => v !== undefined);
       if (values.length) byKind.set(kind, statsOf(values));
     }
     return this.prisma.$transaction(
