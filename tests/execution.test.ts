@@ -200,3 +200,18 @@ describe("RunStore.list", () => {
     expect((await deps.runs.list({ status: "interrupted" })).runs).toHaveLength(1);
   });
 });
+
+describe("outputs the database cannot store", () => {
+  it("end the run as an error instead of leaving it running", async () => {
+    const proto = defineTool({
+      name: "proto",
+      description: "returns a __proto__ key",
+      inputSchema: { type: "object" } as const,
+      run: async () => ({ content: [text("x")], structuredContent: JSON.parse('{"__proto__": null, "a": 1}') }),
+    });
+    deps.registry.addSource({ id: "proto", list: () => [proto] });
+    const run = await executeTool(deps, { ...base, tool: "proto", arguments: {} });
+    expect(["success", "error"]).toContain(run.status);
+    expect((await deps.runs.get(run.id))?.status).not.toBe("running");
+  });
+});

@@ -1,5 +1,6 @@
 "use client";
 import dynamic from "next/dynamic";
+import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
@@ -58,6 +59,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
   const [runs, setRuns] = useState(recentRuns);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const resultRef = useRef<HTMLDivElement>(null);
+  const router = useRouter();
   const [agent, setAgent] = useState<string | null>(initialAgent);
   const domains = useDomainOptions(tool, agent, args);
   const uiSchema = useMemo(() => domainUiSchema(tool.paramDomains), [tool.paramDomains]);
@@ -115,8 +117,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
     } finally {
       setRunning(null);
       void refreshRuns();
+      router.refresh(); // the server-rendered parts (inferred shapes) include this run now
     }
-  }, [args, jsonError, running, timeoutSec, tool.name, refreshRuns, agent]);
+  }, [args, jsonError, running, timeoutSec, tool.name, refreshRuns, agent, router]);
 
   const cancel = async () => {
     if (running?.runId) await fetch(`/api/runs/${running.runId}/cancel`, { method: "POST" });

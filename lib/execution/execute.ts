@@ -87,7 +87,18 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   await deps.runs.start(start);
   req.onStart?.(start.id);
   const outcome = await invoke(tool, start, timeoutMs, req);
-  return notify(deps, await deps.runs.finish(start.id, start.startedAt, outcome), tool.spec);
+  return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+}
+
+/** An output the database cannot take must not leave the run `running` forever. */
+async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: RunOutcome): Promise<Run> {
+  try {
+    return await runs.finish(start.id, start.startedAt, outcome);
+  } catch (err) {
+    console.error(`[tool-studio] could not store the outcome of run ${start.id}`, err);
+    const e = new ToolError("provider", "The tool's result could not be stored.", { detail: `${(err as Error).message}\n${safeStringify(outcome.structuredContent ?? outcome.content)}` });
+    return runs.finish(start.id, start.startedAt, { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) });
+  }
 }
 
 async function notify(deps: ExecuteDeps, run: Run, spec: ToolSpec): Promise<Run> {

@@ -1,0 +1,26 @@
+import { expect, test } from "@playwright/test";
+import { validate } from "../lib/schema/validate";
+
+// A tool without an outputSchema: its shape is inferred from the captured runs.
+test("the tool page shows the output shape observed in runs, and every output validates against it", async ({ page, request }) => {
+  const tools = ["add", "chart_png", "fail", "slow_count"];
+  for (const tool of tools) {
+    const res = await request.post("/api/tools/describe_tool/run", { data: { arguments: { tool } } });
+    expect(res.status()).toBe(200);
+  }
+  // inference is flushed in the background; poll the API until it has seen the runs
+  let body: { output: { schema: object; samples: number } | null } = { output: null };
+  await expect.poll(async () => {
+    body = await (await request.get("/api/tools/describe_tool/inferred-schema")).json();
+    return body.output?.samples ?? 0;
+  }).toBeGreaterThanOrEqual(tools.length);
+
+  const runs = (await (await request.get("/api/runs?tool=describe_tool&status=success&limit=200")).json()).runs as { output: { structuredContent: unknown } }[];
+  for (const r of runs) expect(validate(body.output!.schema, r.output.structuredContent)).toEqual({ valid: true });
+
+  await page.goto("/tools/describe_tool");
+  const panel = page.getByTestId("inferred-shape");
+  await expect(panel).toContainText(/Observed in \d+ runs/);
+  await expect(panel.getByTestId("inferred-field").first()).toBeVisible();
+  await page.screenshot({ path: "e2e/.artifacts/screens/inferred-shape.png", fullPage: true });
+});
