@@ -54,9 +54,9 @@ function rangeText(f: FieldSummary): string {
 
 export function FieldTable({ fields }: { fields: FieldSummary[] }) {
   return (
-    <div className="overflow-x-auto rounded-md border">
+    <div className="max-h-[520px] overflow-auto rounded-md border">
       <table className="w-full text-left text-[13px]" data-testid="inferred-fields">
-        <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
+        <thead className="sticky top-0 border-b bg-card text-[11px] uppercase tracking-wide text-muted-foreground">
           <tr>
             <th className="px-3 py-2 font-medium">Field</th>
             <th className="px-3 py-2 text-right font-medium">Present</th>
