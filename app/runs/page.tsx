@@ -53,30 +53,12 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         </div>
       </div>
       <form method="get" className="flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2" aria-label="Filter runs">
-        <select name="tool" defaultValue={raw.tool ?? ""} aria-label="Tool" className={input}>
-          <option value="">All tools</option>
-          {toolNames.map((t) => <option key={t} value={t}>{t}</option>)}
-        </select>
-        <select name="source" defaultValue={raw.source ?? ""} aria-label="Source" className={input}>
-          <option value="">Any source</option>
-          {sources.map((s) => <option key={s} value={s}>{s}</option>)}
-        </select>
-        <select name="status" defaultValue={raw.status ?? ""} aria-label="Status" className={input}>
-          <option value="">Any status</option>
-          {RUN_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
-        </select>
-        <select name="errorKind" defaultValue={raw.errorKind ?? ""} aria-label="Error kind" className={input}>
-          <option value="">Any error kind</option>
-          {ERROR_KINDS.map((s) => <option key={s} value={s}>{s}</option>)}
-        </select>
-        <select name="origin" defaultValue={raw.origin ?? ""} aria-label="Origin" className={input}>
-          <option value="">Any origin</option>
-          {RUN_ORIGINS.map((s) => <option key={s} value={s}>{s}</option>)}
-        </select>
-        <select name="actor" defaultValue={raw.actor ?? ""} aria-label="Actor" className={input}>
-          <option value="">Any actor</option>
-          {facets.actors.map((s) => <option key={s} value={s}>{s}</option>)}
-        </select>
+        <FilterSelect name="tool" label="Tool" any="All tools" value={raw.tool} options={toolNames} />
+        <FilterSelect name="source" label="Source" any="Any source" value={raw.source} options={sources} />
+        <FilterSelect name="status" label="Status" any="Any status" value={raw.status} options={RUN_STATUSES} />
+        <FilterSelect name="errorKind" label="Error kind" any="Any error kind" value={raw.errorKind} options={ERROR_KINDS} />
+        <FilterSelect name="origin" label="Origin" any="Any origin" value={raw.origin} options={RUN_ORIGINS} />
+        <FilterSelect name="actor" label="Actor" any="Any actor" value={raw.actor} options={facets.actors} />
         <label className="flex items-center gap-1 text-muted-foreground">From <input type="datetime-local" name="since" defaultValue={raw.since ?? ""} aria-label="Started from" className={input} /></label>
         <label className="flex items-center gap-1 text-muted-foreground">to <input type="datetime-local" name="until" defaultValue={raw.until ?? ""} aria-label="Started before" className={input} /></label>
         <input type="search" name="q" defaultValue={raw.q ?? ""} placeholder="Text in arguments or output…" aria-label="Text" className={`${input} min-w-56 flex-1`} />
@@ -106,5 +88,14 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         <button type="submit" form="compare-form" className={`${buttonClass.secondary} ml-auto`} data-testid="compare-selected">Compare two selected</button>
       </div>
     </div>
+  );
+}
+
+function FilterSelect({ name, label, any, value, options }: { name: string; label: string; any: string; value?: string; options: readonly string[] }) {
+  return (
+    <select name={name} defaultValue={value ?? ""} aria-label={label} className={input}>
+      <option value="">{any}</option>
+      {options.map((o) => <option key={o} value={o}>{o}</option>)}
+    </select>
   );
 }
