@@ -90,7 +90,7 @@ describe("ConfigStore: loading", () => {
     expect(c.channels.find((ch) => ch.type === "matrix")?.enabled).toBe(false);
     expect(c.channels.find((ch) => ch.type === "slack")?.enabled).toBe(true); // default applied
     expect(c.groups.some((g) => g.name.length < 3)).toBe(true);
-    expect(c.mcpServers.map((m) => [m.name, m.transport, m.enabled])).toEqual([["everything", "stdio", false], ["docs-search", "http", false]]);
+    expect(c.mcpServers.map((m) => [m.name, m.transport, m.enabled])).toEqual([["everything", "stdio", false], ["example", "stdio", false], ["docs-search", "http", false]]);
     expect(Object.keys(c.lists)).toEqual(["priorities", "regions"]);
     // Peers shared between channels, so pickers must de-duplicate.
     const peers = c.channels.flatMap((ch) => ch.peers);
