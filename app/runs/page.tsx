@@ -7,6 +7,7 @@ import { RunFilterParams, queryEntries, FILTER_KEYS } from "@/lib/runs/filter-pa
 import { CursorError } from "@/lib/runs/store";
 import { RunTable } from "@/components/runs/RunTable";
 import { RunStatsView } from "@/components/runs/RunStatsView";
+import { PurgeButton } from "@/components/runs/PurgeButton";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
 
@@ -47,7 +48,8 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
           <h1 className="text-lg font-semibold tracking-tight">Run history</h1>
           <p className="text-muted-foreground">Every call of every tool, from the form, the API or MCP, newest first.</p>
         </div>
-        <div className="ml-auto flex gap-2">
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <PurgeButton />
           <a href={exportHref("ndjson")} className={buttonClass.secondary} download><Download className="size-3.5" /> NDJSON</a>
           <a href={exportHref("csv")} className={buttonClass.secondary} download><Download className="size-3.5" /> CSV</a>
         </div>
