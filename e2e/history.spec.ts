@@ -8,7 +8,7 @@ test("filter by text, see a tool's stats, compare two runs, export them", async 
   await page.goto("/runs");
   await page.getByLabel("Tool", { exact: true }).selectOption("add");
   await page.getByLabel("Text").fill("2222");
-  await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
   await expect(page.getByTestId("run-row")).toHaveCount(1);
   await expect(page.getByTestId("run-stats")).toContainText("Runs");
 
@@ -41,7 +41,7 @@ test("save arguments as a preset and load them back", async ({ page }) => {
   page.once("dialog", (d) => d.accept("seven and eight"));
   await page.getByTestId("save-preset").click();
   await expect(page.getByText("Saved “seven and eight”")).toBeVisible();
-  await page.getByRole("button", { name: "Reset" }).click();
+  await page.getByTestId("reset-form").click();
   await expect(page.locator("#root_a")).toHaveValue("");
   await page.getByLabel("Load a preset").selectOption({ label: "seven and eight" });
   await expect(page.locator("#root_a")).toHaveValue("7");

@@ -148,7 +148,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
           actions={
             <>
               <PresetMenu tool={tool.name} args={args} agent={agent} onLoad={(p) => { onFormChange(p.arguments); if (p.agent) setAgent(p.agent); }} />
-              <button type="button" className={buttonClass.ghost} onClick={reset}><RotateCcw className="size-3.5" />Reset</button>
+              <button type="button" className={buttonClass.ghost} onClick={reset} data-testid="reset-form"><RotateCcw className="size-3.5" />Reset</button>
             </>
           }
         >
