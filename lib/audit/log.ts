@@ -28,6 +28,16 @@
 // covered by the hash unless read back first. The primary key backs the lock up: two appends
 // that somehow skipped it could not both insert the same seq.
 //
+// Group commit: the appends of one process (one AuditLog) are queued and written together. While
+// a batch is being written, new calls wait for the next one; a batch (at most AUDIT_MAX_BATCH
+// entries, in call order) is ONE transaction: the lock, one read of the chain head, one multi-row
+// INSERT with consecutive seq and prevHash. Every caller's promise settles only after that
+// transaction: with its own entry once it has committed, or, if anything in it fails (the commit
+// included), with the error, for every caller of the batch (nothing is acknowledged that did not
+// commit; a rolled-back batch leaves no trace in the chain). An idle log writes a lone call at
+// once, so a single caller waits no longer than before; under load the lock is taken once per
+// batch instead of once per entry. Other processes are serialized against it by the same lock.
+//
 // Action names in use (keep this list current; entries are permanent, so never put secrets,
 // tokens or full config text in `detail`):
 //   run            target: tool name. detail: { runId, status, origin, errorKind } (a RunObserver).
@@ -55,6 +65,9 @@ export const GENESIS_HASH = "0".repeat(64);
  * from the migrator's key (lib/db/migrate.ts).
  */
 export const AUDIT_LOCK_KEY = 7022629598041763687n;
+
+/** Most entries one append transaction writes; further concurrent appends wait for the next one. */
+export const AUDIT_MAX_BATCH = 500;
 
 const MAX_DETAIL_CHARS = 64 * 1024;
 const MAX_TEXT = { actor: 200, target: 500, from: 500 } as const;
@@ -174,17 +187,58 @@ type Client = PrismaClient | Prisma.TransactionClient;
 
 /** The audit log on Prisma (PostgreSQL or PGlite). */
 export class AuditLog {
+  /** Appends waiting for the next batch, in call order. */
+  private queue: PendingAppend[] = [];
+  /** A batch is being written (or about to be): new calls only join the queue. */
+  private writing = false;
+
   constructor(private readonly prisma: PrismaClient) {}
 
   /**
-   * Appends one entry at the end of the chain. Serialized across connections and processes by a
-   * transaction-scoped advisory lock; READ COMMITTED so the read of the last entry, a statement
-   * after the lock was granted, sees the entry the previous holder committed (a REPEATABLE READ
-   * snapshot would be taken by the lock statement itself, before the wait, and go stale).
+   * Appends one entry at the end of the chain and resolves with it once it has committed.
+   * Concurrent calls are written together (see "Group commit" at the top of this file); an entry
+   * that is not valid input is refused at once, for its caller only (AuditInputError).
    */
   async append(input: AuditAppend): Promise<AuditEntry> {
     const e = normalizeAppend(input);
-    const row = await this.prisma.$transaction(
+    return new Promise<AuditEntry>((resolve, reject) => {
+      this.queue.push({ e, resolve, reject });
+      if (!this.writing) {
+        this.writing = true;
+        // After the current synchronous code, so calls made together share the first batch.
+        queueMicrotask(() => void this.drain());
+      }
+    });
+  }
+
+  /** Writes batches until the queue is empty; the only consumer of the queue. Never rejects. */
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, AUDIT_MAX_BATCH);
+        let entries: AuditEntry[];
+        try {
+          entries = await this.writeBatch(batch.map((p) => p.e));
+        } catch (err) {
+          for (const p of batch) p.reject(err);
+          continue;
+        }
+        batch.forEach((p, i) => p.resolve(entries[i]!));
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /**
+   * One transaction for the whole batch. Serialized across connections and processes by a
+   * transaction-scoped advisory lock; READ COMMITTED so the read of the last entry, a statement
+   * after the lock was granted, sees the entry the previous holder committed (a REPEATABLE READ
+   * snapshot would be taken by the lock statement itself, before the wait, and go stale).
+   * Returns the entries as stored, in the order of `batch`, once the transaction has committed.
+   */
+  private async writeBatch(batch: NormalizedAppend[]): Promise<AuditEntry[]> {
+    return this.prisma.$transaction(
       async (tx) => {
         await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
         // The database's clock, so entries from several processes share one; never before the
@@ -195,11 +249,12 @@ export class AuditLog {
           LEFT JOIN LATERAL (SELECT seq, hash, at FROM audit_log ORDER BY seq DESC LIMIT 1) AS l ON true`;
         const now = new Date(last!.now);
         const at = last?.at && new Date(last.at) > now ? new Date(last.at) : now;
-        const seq = (last?.seq != null ? BigInt(last.seq) : 0n) + 1n;
-        const prevHash = last?.hash ?? GENESIS_HASH;
-        const hash = entryHash({ seq, at, actor: e.actor, action: e.action, target: e.target, detail: e.detail, fromAddr: e.from, prevHash });
-        return tx.auditEntry.create({
-          data: {
+        let seq = last?.seq != null ? BigInt(last.seq) : 0n;
+        let prevHash = last?.hash ?? GENESIS_HASH;
+        const data = batch.map((e) => {
+          seq++;
+          const hash = entryHash({ seq, at, actor: e.actor, action: e.action, target: e.target, detail: e.detail, fromAddr: e.from, prevHash });
+          const row = {
             seq,
             at,
             actor: e.actor,
@@ -209,12 +264,22 @@ export class AuditLog {
             fromAddr: e.from,
             prevHash,
             hash,
-          },
+          };
+          prevHash = hash;
+          return row;
+        });
+        // One INSERT ... RETURNING (multi-row; a lone entry through create(), measurably cheaper in
+        // Prisma for one row). The order of RETURNING is not promised, so rows are matched by seq.
+        const rows = data.length === 1 ? [await tx.auditEntry.create({ data: data[0]! })] : await tx.auditEntry.createManyAndReturn({ data });
+        const bySeq = new Map(rows.map((r) => [r.seq, r]));
+        return data.map((d) => {
+          const r = bySeq.get(d.seq);
+          if (!r || r.hash !== d.hash) throw new Error(`audit: entry #${d.seq} was not returned as written`);
+          return toEntry(r);
         });
       },
       { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted, maxWait: 20_000, timeout: 20_000 },
     );
-    return toEntry(row);
   }
 
   /**
@@ -352,7 +417,22 @@ function text(v: unknown, what: keyof typeof MAX_TEXT, required: boolean): strin
   return cleanText(v);
 }
 
-function normalizeAppend(input: AuditAppend): { actor: string; action: string; target: string | null; detail: unknown; from: string | null } {
+/** An append as it is hashed and stored. */
+interface NormalizedAppend {
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  from: string | null;
+}
+
+interface PendingAppend {
+  e: NormalizedAppend;
+  resolve(entry: AuditEntry): void;
+  reject(err: unknown): void;
+}
+
+function normalizeAppend(input: AuditAppend): NormalizedAppend {
   const action = input.action;
   if (typeof action !== "string" || action.length > 64 || !ACTION_RE.test(action)) {
     throw new AuditInputError(`audit entry: action must be a dotted lower-case name (e.g. "config.change"), got ${JSON.stringify(action)}`);
