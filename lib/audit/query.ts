@@ -60,12 +60,32 @@ export const AuditVerifyQuery = z.strictObject({
 
 // One full walk at a time per log: concurrent page loads and API calls share the one in flight.
 const inflight = new WeakMap<AuditLog, Promise<AuditVerifyReport>>();
+const verified = new WeakMap<AuditLog, { head: { seq: number; hash: string }; entries: number; fullAt: number }>();
 
-/** `audit.verify()` of the whole chain, shared with any identical call already running. */
-export function verifyShared(audit: AuditLog): Promise<AuditVerifyReport> {
+/** How often the badge re-walks the whole chain; in between it checks only what was appended. */
+export const FULL_VERIFY_EVERY_MS = 10 * 60_000;
+
+/**
+ * The chain check for the badge and the API, shared with any identical call already running.
+ * After a full walk, later calls verify only the entries appended since the last verified head
+ * (the database refuses edits to older ones), and walk the whole chain again every
+ * FULL_VERIFY_EVERY_MS. `npm run audit:verify` always walks it all.
+ */
+export function verifyShared(audit: AuditLog, now: () => number = Date.now): Promise<AuditVerifyReport> {
   let p = inflight.get(audit);
   if (!p) {
-    p = audit.verify().finally(() => inflight.delete(audit));
+    p = (async () => {
+      const last = verified.get(audit);
+      const full = !last || now() - last.fullAt > FULL_VERIFY_EVERY_MS;
+      const report = full ? await audit.verify() : await audit.verify({ from: last.head.seq + 1, fromHash: last.head.hash });
+      if (!report.ok) {
+        verified.delete(audit);
+        return report;
+      }
+      const entries = full ? report.entries : last.entries + report.entries;
+      if (report.head) verified.set(audit, { head: report.head, entries, fullAt: full ? now() : last!.fullAt });
+      return { ...report, entries };
+    })().finally(() => inflight.delete(audit));
     inflight.set(audit, p);
   }
   return p;
