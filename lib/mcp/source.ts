@@ -15,25 +15,10 @@ import {
 
 export type McpServerOrigin = "config" | "runtime";
 
-/** One row of a Servers page. */
-export interface McpServerState {
-  name: string;
-  transport: "stdio" | "http";
+/** One row of a Servers page: the connection's status plus where the entry comes from. */
+export interface McpServerState extends Omit<McpConnectionStatus, "instructions"> {
   origin: McpServerOrigin;
   enabled: boolean;
-  state: McpConnectionState;
-  error?: string;
-  stderrTail: string[];
-  protocolVersion?: string;
-  era?: "modern" | "legacy";
-  serverInfo?: McpConnectionStatus["serverInfo"];
-  capabilities?: Record<string, unknown>;
-  toolCount: number;
-  excluded: McpExcludedTool[];
-  pid?: number;
-  failures: number;
-  nextRetryAt?: string;
-  connectedAt?: string;
 }
 
 export interface McpSyncResult {
