@@ -14,6 +14,8 @@ test("the tool list shows every built-in tool and filters them", async ({ page }
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Tools" })).toBeVisible();
   const cards = page.getByTestId("tool-card");
+  await expect(cards.filter({ hasText: "runtime" })).toHaveCount(2); // order_total, greet_peer from the config
+  await page.getByLabel("Filter by source").selectOption("builtin");
   await expect(cards).toHaveCount(9);
   await expect(cards.filter({ hasText: "Add two integers" })).toContainText("read-only");
   await page.getByLabel("Search tools").fill("png");
@@ -21,11 +23,11 @@ test("the tool list shows every built-in tool and filters them", async ({ page }
   await expect(cards.first()).toContainText("chart_png");
   await page.getByLabel("Search tools").fill("");
   await page.getByRole("button", { name: "writes" }).click();
-  await expect(cards).toHaveCount(2); // send_message, notify_group
+  await expect(cards).toHaveCount(2); // send_message, notify_group (source: builtin)
   await page.getByRole("button", { name: "destructive" }).click();
   await expect(page.getByText("No tool matches these filters.")).toBeVisible();
   await page.getByRole("button", { name: "Clear filters" }).click();
-  await expect(cards).toHaveCount(9);
+  await expect(cards).toHaveCount(11);
   await shot(page, "tool-list");
 });
 
@@ -149,4 +151,19 @@ test("a failing tool shows its error kind; the history lists it", async ({ page 
   await page.goto("/runs?status=error");
   await expect(page.getByTestId("run-row").first()).toContainText("rate_limited");
   await shot(page, "history");
+});
+
+test("a tool defined at run time in the config runs like any other", async ({ page }) => {
+  await page.goto("/tools/order_total");
+  await expect(page.getByText("runtime").first()).toBeVisible();
+  const editor = page.getByTestId("json-editor").locator(".monaco-editor").first();
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText('{"items": [{"sku": "a", "qty": 2, "price": 1.5}, {"sku": "b", "qty": 1, "price": 4}]}');
+  await page.keyboard.press("Shift+ControlOrMeta+End");
+  await page.keyboard.press("Delete");
+  await page.getByTestId("run-button").click();
+  const output = page.getByTestId("run-output");
+  await expect(output).toHaveAttribute("data-status", "success");
+  await expect(output).toContainText('"total": 7');
 });

@@ -1,94 +1,41 @@
-import jsonata from "jsonata";
+import type jsonata from "jsonata";
+import { abortError, compileJsonata, evaluateCompiled, isJsonataFunction, JsonataError, toJsonText } from "../jsonata/evaluate";
 import { defineTool, type ToolContext } from "../tools/define";
 import { ToolError } from "../tools/errors";
 import { text } from "../tools/output";
 
-/** Evaluation guardrails. The wall-clock limit sits below the tool timeout so the caller gets JSONata's own message. */
+/**
+ * The query's own limits (depth, sequence size and yielding are JSONATA_LIMITS). The wall-clock
+ * limit sits below the tool timeout so the caller gets JSONata's own message.
+ */
 export const JSON_QUERY_LIMITS = {
   evalTimeoutMs: 8_000,
-  maxDepth: 5_000,
-  maxSequence: 1_000_000,
   maxResultChars: 5_000_000,
   /** The text block repeats the result for older clients, cut at this length. */
   maxTextChars: 100_000,
-  /** Evaluation steps between yields to the event loop, so timers and cancel can be seen mid-evaluation. */
-  yieldEvery: 1_000,
 } as const;
 
-/** The shape JSONata gives its errors: plain objects, not Error instances. */
-interface JsonataErrorLike {
-  code?: string;
-  message?: string;
-  position?: number;
-  token?: unknown;
-  value?: unknown;
-}
-
-function isJsonataError(err: unknown): err is JsonataErrorLike & { code: string } {
-  return typeof err === "object" && err !== null && typeof (err as JsonataErrorLike).code === "string" && !(err instanceof ToolError);
-}
-
-function abortError(signal: AbortSignal): ToolError {
-  return signal.reason instanceof ToolError ? signal.reason : new ToolError("cancelled", "The query was cancelled.");
-}
-
-const isJsonataFunction = (v: unknown): boolean =>
-  typeof v === "function" ||
-  (typeof v === "object" && v !== null && ("_jsonata_function" in v || "_jsonata_lambda" in v));
-
-/** JSON text of a JSONata result: functions dropped, non-finite numbers become null (as in JSON). */
-function toJsonText(value: unknown, indent?: number): string | undefined {
-  return JSON.stringify(value, (_key, v: unknown) => (isJsonataFunction(v) ? undefined : v), indent);
-}
-
-function describeJsonataError(err: JsonataErrorLike & { code: string }): string {
-  const where = typeof err.position === "number" ? ` at position ${err.position}` : "";
-  const token = err.token !== undefined && err.token !== null && err.token !== "" ? ` (near ${JSON.stringify(err.token)})` : "";
-  return `JSONata error ${err.code}${where}${token}: ${err.message ?? "unknown error"}`;
+/** JSONata errors as the caller's invalid arguments: the expression is an argument. */
+function expressionError(prefix: string, err: JsonataError): ToolError {
+  return new ToolError("invalid_args", `${prefix} ${err.message}`, { fields: [{ path: "/expression", message: err.message }] });
 }
 
 async function evaluate(expression: string, data: unknown, ctx: ToolContext): Promise<unknown> {
-  const { signal } = ctx;
   let compiled: jsonata.Expression;
   try {
-    compiled = jsonata(expression, {
-      timeout: JSON_QUERY_LIMITS.evalTimeoutMs,
-      stack: JSON_QUERY_LIMITS.maxDepth,
-      sequence: JSON_QUERY_LIMITS.maxSequence,
-    });
+    compiled = compileJsonata(expression, { timeoutMs: JSON_QUERY_LIMITS.evalTimeoutMs });
   } catch (err) {
-    if (isJsonataError(err)) {
-      throw new ToolError("invalid_args", `The expression does not parse. ${describeJsonataError(err)}`, {
-        fields: [{ path: "/expression", message: describeJsonataError(err) }],
-      });
-    }
+    if (err instanceof JsonataError) throw expressionError("The expression does not parse.", err);
     throw err;
   }
-
-  // JSONata calls this hook before every evaluation step: stop when the run is aborted, and now and
-  // then yield to the event loop so a timeout or cancel (which arrive as timers/events) can land.
-  let steps = 0;
-  compiled.assign(Symbol.for("jsonata.__evaluate_entry") as unknown as string, async () => {
-    if (signal.aborted) throw abortError(signal);
-    if (++steps % JSON_QUERY_LIMITS.yieldEvery === 0) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (signal.aborted) throw abortError(signal);
-    }
-  });
-
   try {
-    return await compiled.evaluate(data);
+    return await evaluateCompiled(compiled, data, ctx.signal);
   } catch (err) {
-    if (signal.aborted) throw abortError(signal);
-    if (err instanceof ToolError) throw err;
-    if (isJsonataError(err)) {
-      const message = describeJsonataError(err);
+    if (err instanceof JsonataError) {
       if (err.code === "D1012") {
-        throw new ToolError("timeout", `The expression ran longer than ${JSON_QUERY_LIMITS.evalTimeoutMs} ms. ${message}`);
+        throw new ToolError("timeout", `The expression ran longer than ${JSON_QUERY_LIMITS.evalTimeoutMs} ms. ${err.message}`);
       }
-      throw new ToolError("invalid_args", `The expression failed on this data. ${message}`, {
-        fields: [{ path: "/expression", message }],
-      });
+      throw expressionError("The expression failed on this data.", err);
     }
     if (err instanceof RangeError) {
       throw new ToolError("invalid_args", "The expression recursed too deeply. Consider rewriting it as tail-recursive.", {

@@ -1,4 +1,6 @@
+import jsonata from "jsonata";
 import { z } from "zod";
+import { compileSchema } from "../schema/validate";
 
 /**
  * The runtime config: the value sets that tools' option domains are resolved from (agents,
@@ -82,6 +84,41 @@ export const Retention = z
   })
   .describe("How long run history is kept. Purges (POST /api/runs/purge) are audited.");
 
+/** A JSON Schema, kept as written; checked to compile (in the dialect it declares) at load time. */
+const JsonSchemaObject = z.record(z.string(), z.unknown());
+
+/**
+ * A tool defined in the config: its spec, and a JSONata expression evaluated with the validated
+ * arguments as input (no other code runs). The result is the structured content.
+ */
+export const RuntimeTool = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _, . or -")
+    .refine((n) => !n.includes("__"), "must not contain \"__\" (reserved for MCP server prefixes)")
+    .describe("The tool name, unique across the config."),
+  title: z.string().optional(),
+  description: z.string().min(1).describe("What the tool does, for people and agents."),
+  inputSchema: JsonSchemaObject.describe("JSON Schema of the arguments (`\"type\": \"object\"`); 2020-12 unless `$schema` says otherwise."),
+  outputSchema: JsonSchemaObject.optional().describe("JSON Schema the expression's result is checked against."),
+  annotations: z
+    .looseObject({
+      title: z.string().optional(),
+      readOnlyHint: z.boolean().optional(),
+      destructiveHint: z.boolean().optional(),
+      idempotentHint: z.boolean().optional(),
+      openWorldHint: z.boolean().optional(),
+    })
+    .optional()
+    .describe("MCP tool annotations (hints)."),
+  paramDomains: z.record(z.string(), z.string()).optional().describe("Parameter name (or JSON pointer into the arguments) -> option domain id."),
+  invocationTriggers: z.array(z.string().min(1)).optional().describe("Phrases that nudge an agent toward this tool."),
+  timeoutMs: z.number().int().positive().optional().describe("Default timeout of a call, in ms."),
+  expression: z.string().min(1).describe("A JSONata expression (https://jsonata.org) evaluated with the arguments as input; its value is the result."),
+});
+
 export const RuntimeConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -94,6 +131,7 @@ export const RuntimeConfigSchema = z
     mcpServers: z.array(McpServer).default([]),
     lists: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.array(ListOption)).default({}).describe("Named option lists, used by `custom:<name>` domains."),
     retention: Retention.default({ perTool: {} }),
+    tools: z.array(RuntimeTool).default([]).describe("Tools defined here, run as JSONata expressions over their arguments."),
   })
   .superRefine((c, ctx) => {
     // Cross references: every name used must be declared, so a typo is caught at load time.
@@ -111,6 +149,28 @@ export const RuntimeConfigSchema = z
     dup(c.channels.map((ch) => `${ch.type}.${ch.alias}`), "channels", "channel");
     dup(c.groups.map((g) => g.name), "groups", "group");
     dup(c.mcpServers.map((s) => s.name), "mcpServers", "MCP server name");
+    dup(c.tools.map((t) => t.name), "tools", "tool name");
+    c.tools.forEach((t, i) => {
+      const schemas = [["inputSchema", t.inputSchema], ["outputSchema", t.outputSchema]] as const;
+      for (const [key, schema] of schemas) {
+        if (!schema) continue;
+        try {
+          compileSchema(schema);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", path: ["tools", i, key], message: (err as Error).message });
+        }
+      }
+      if (t.inputSchema.type !== "object") {
+        ctx.addIssue({ code: "custom", path: ["tools", i, "inputSchema", "type"], message: 'must be "object" (tool arguments are an object)' });
+      }
+      try {
+        jsonata(t.expression);
+      } catch (err) {
+        const e = err as { code?: string; message?: string; position?: number };
+        const where = typeof e.position === "number" ? ` at position ${e.position}` : "";
+        ctx.addIssue({ code: "custom", path: ["tools", i, "expression"], message: `JSONata syntax error${e.code ? ` ${e.code}` : ""}${where}: ${e.message ?? String(err)}` });
+      }
+    });
     c.agents.forEach((a, i) => {
       a.channels.forEach((ref, j) => {
         if (!channels.has(ref)) ctx.addIssue({ code: "custom", path: ["agents", i, "channels", j], message: `unknown channel "${ref}" (declared: ${[...channels].join(", ") || "none"})` });
@@ -127,3 +187,4 @@ export const RuntimeConfigSchema = z
 export type RuntimeConfig = z.output<typeof RuntimeConfigSchema>;
 export type ChannelConfig = z.output<typeof Channel>;
 export type AgentConfig = z.output<typeof Agent>;
+export type RuntimeToolConfig = z.output<typeof RuntimeTool>;

@@ -12,6 +12,7 @@ import { McpManager } from "../mcp/source";
 import { PresetStore } from "../runs/presets";
 import { Registry } from "../registry/registry";
 import { RunStore } from "../runs/store";
+import { createRuntimeSource } from "../runtime-tools";
 
 /**
  * The composition root: one registry, run store and domain service per process, wired to the
@@ -55,6 +56,8 @@ async function boot(): Promise<Studio> {
   // MCP servers follow the runtime config: added, changed or removed entries apply on each change.
   const mcp = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
   registry.addSource(mcp.source());
+  // Tools defined in the config come last: on a name clash the built-in or MCP tool is kept (and reported).
+  registry.addSource(createRuntimeSource(config));
   const syncMcp = () => mcp.sync(config().mcpServers).catch((err) => console.error("[tool-studio] MCP sync failed", err));
   void syncMcp();
   configStore.subscribe(() => void syncMcp());

@@ -1,0 +1,2 @@
+export { createRuntimeSource, toRegisteredTool } from "./source";
+export { compileJsonata, evaluateJsonata, JsonataError } from "../jsonata/evaluate";
