@@ -20,14 +20,8 @@ import { genSamples } from "../lib/inference/generate";
 import { deriveSchema, describeFields } from "../lib/inference/schema";
 import { addSample, emptyStats, mergeInto, statsOf } from "../lib/inference/stats";
 import { validate } from "../lib/schema/validate";
+import { intEnv } from "./env";
 
-function intEnv(name: string, def: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return def;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in [${min}, ${max}], got "${raw}"`);
-  return v;
-}
 
 export interface InferenceBenchResult {
   samples: number;

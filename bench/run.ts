@@ -32,17 +32,11 @@ import { Registry } from "../lib/registry/registry";
 import { RunStore } from "../lib/runs/store";
 import type { ToolContext } from "../lib/tools/define";
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../tests/helpers/db";
+import { intEnv } from "./env";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsDir = path.join(root, "bench", "results");
 
-function intEnv(name: string, def: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return def;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in [${min}, ${max}], got "${raw}"`);
-  return v;
-}
 
 const cfg = {
   port: intEnv("BENCH_PORT", 3199, 1024, 65000),
