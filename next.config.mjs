@@ -1,6 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite must load its wasm and data files from node_modules at run time, not from a bundle.
+  experimental: { authInterrupts: true },
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg"],
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,

@@ -9,6 +9,10 @@ const port = Number(process.env.E2E_PORT ?? 3123);
 process.env.E2E_DIR ??= path.join(os.tmpdir(), `tool-studio-e2e-${Date.now()}`);
 const dataDir = path.join(process.env.E2E_DIR, "pglite");
 export const e2eConfigPath = path.join(process.env.E2E_DIR, "studio.jsonc");
+// Tests act as an admin through STUDIO_ADMIN_TOKEN (as scripts and headless browsers do); the
+// sign-in specs open contexts without it.
+process.env.E2E_ADMIN_TOKEN ??= `e2e-admin-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+export const e2eAdminToken = process.env.E2E_ADMIN_TOKEN;
 if (!existsSync(e2eConfigPath)) {
   mkdirSync(process.env.E2E_DIR, { recursive: true });
   copyFileSync("config/studio.example.jsonc", e2eConfigPath);
@@ -25,6 +29,7 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    extraHTTPHeaders: { authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}` },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
@@ -38,6 +43,6 @@ export default defineConfig({
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(port), STUDIO_DATA_DIR: dataDir, STUDIO_CONFIG: e2eConfigPath, DATABASE_URL: "" },
+    env: { PORT: String(port), STUDIO_DATA_DIR: dataDir, STUDIO_CONFIG: e2eConfigPath, DATABASE_URL: "", STUDIO_ADMIN_TOKEN: process.env.E2E_ADMIN_TOKEN, STUDIO_SIGNIN_RATE_LIMIT: "200/60" },
   },
 });

@@ -1,21 +1,49 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { findRoute } from "./lib/auth/routes";
 import { checkRequest, guardConfigFromEnv } from "./lib/http/guard";
+import { contentSecurityPolicy, newNonce } from "./lib/http/csp";
 
-const config_ = guardConfigFromEnv();
+const guard = guardConfigFromEnv();
+const dev = process.env.NODE_ENV === "development";
 
-/** Refuses cross-site writes and DNS-rebound host names before any route runs. */
+/**
+ * The outer half of the one door, for every path but static assets: a foreign Host and
+ * cross-site writes are refused, paths no route declares are refused, and every page gets a
+ * Content-Security-Policy with a fresh nonce. Who is calling and what their role allows is
+ * decided next to the handler (lib/studio/guarded.ts for routes, app/_auth for pages), where
+ * the database client lives.
+ */
 export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  const api = pathname.startsWith("/api/");
   const refused = checkRequest(
-    {
-      method: request.method,
-      host: request.headers.get("host"),
-      origin: request.headers.get("origin"),
-      secFetchSite: request.headers.get("sec-fetch-site"),
-    },
-    config_,
+    { method: request.method, pathname, host: request.headers.get("host"), origin: request.headers.get("origin"), secFetchSite: request.headers.get("sec-fetch-site") },
+    guard,
   );
-  if (refused) return NextResponse.json({ error: { kind: "permission_denied", message: refused } }, { status: 403 });
-  return NextResponse.next();
+  if (refused) return refuse(403, "forbidden", refused, api);
+  if (!findRoute(pathname)) {
+    const credentials = request.headers.get("authorization") || request.cookies.getAll().some((c) => c.name.endsWith("session_token"));
+    return credentials ? refuse(404, "not_found", `Nothing is served at ${pathname.slice(0, 300)}.`, api) : refuse(401, "unauthenticated", "Sign in, or send `Authorization: Bearer <token>`.", api);
+  }
+  if (api) return NextResponse.next();
+
+  // Pages: Next puts the nonce on its own scripts when it finds it in the request's CSP.
+  const nonce = newNonce();
+  const csp = contentSecurityPolicy(nonce, { dev });
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("content-security-policy", csp);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set("content-security-policy", csp);
+  return res;
 }
 
-export const config = { matcher: ["/api/:path*"] };
+function refuse(status: number, kind: string, message: string, api: boolean) {
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  if (status === 401) headers["www-authenticate"] = 'Bearer realm="tool-studio"';
+  if (api) return NextResponse.json({ error: { kind, message } }, { status, headers });
+  return new NextResponse(`${status} ${kind}: ${message}`, { status, headers: { ...headers, "content-type": "text/plain; charset=utf-8" } });
+}
+
+// Everything except Next's static files and the files in public/.
+export const config = { matcher: ["/((?!_next/static|_next/image|icon\\.svg|schemas/|favicon\\.ico).*)"] };

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { GeistSans } from "geist/font/sans";
 import { GeistMono } from "geist/font/mono";
 import { AppHeader } from "@/components/layout/AppHeader";
+import { cspNonce, currentPrincipal } from "@/app/_auth/door";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,14 +14,16 @@ export const metadata: Metadata = {
 // Chooses the theme before first paint: the saved choice, else the system's.
 const themeScript = `try{var t=localStorage.getItem("theme");if(t==="dark"||(!t&&matchMedia("(prefers-color-scheme: dark)").matches))document.documentElement.classList.add("dark")}catch(e){}`;
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const [nonce, who] = await Promise.all([cspNonce(), currentPrincipal()]);
+  const user = who ? { name: who.name, actor: who.actor, role: who.role, via: who.via } : null;
   return (
     <html lang="en" suppressHydrationWarning className={`${GeistSans.variable} ${GeistMono.variable}`}>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
       <body className="min-h-screen font-sans text-sm">
-        <AppHeader />
+        <AppHeader user={user} />
         <main className="mx-auto max-w-[1400px] px-4 py-5 sm:px-6">{children}</main>
       </body>
     </html>

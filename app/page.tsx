@@ -1,9 +1,11 @@
 import { ToolList } from "@/components/tools/ToolList";
 import { getStudio } from "@/lib/studio/studio";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 
 export default async function ToolsPage({ searchParams }: { searchParams: Promise<{ source?: string; q?: string }> }) {
+  const principal = await pageDoor("/");
   const { source, q } = await searchParams;
   const studio = await getStudio();
   const { tools, collisions } = await studio.registry.snapshot();

@@ -17,18 +17,22 @@ test("the tool list shows every built-in tool and filters them", async ({ page }
   await page.getByLabel("Filter by source").selectOption("runtime");
   await expect(cards).toHaveCount(2); // order_total, greet_peer from the config
   await page.getByLabel("Filter by source").selectOption("builtin");
-  await expect(cards).toHaveCount(9);
+  await expect(cards).toHaveCount(10);
   await expect(cards.filter({ hasText: "Add two integers" })).toContainText("read-only");
   await page.getByLabel("Search tools").fill("png");
   await expect(cards).toHaveCount(1);
   await expect(cards.first()).toContainText("chart_png");
   await page.getByLabel("Search tools").fill("");
   await page.getByRole("button", { name: "writes" }).click();
-  await expect(cards).toHaveCount(2); // send_message, notify_group (source: builtin)
+  await expect(cards).toHaveCount(3); // send_message, notify_group, clear_outbox (source: builtin)
   await page.getByRole("button", { name: "destructive" }).click();
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText("clear_outbox");
+  await page.getByLabel("Search tools").fill("png");
   await expect(page.getByText("No tool matches these filters.")).toBeVisible();
+  await page.getByLabel("Search tools").fill("");
   await page.getByRole("button", { name: "Clear filters" }).click();
-  await expect(cards).toHaveCount(11);
+  await expect(cards).toHaveCount(12);
   await shot(page, "tool-list");
 });
 

@@ -10,7 +10,8 @@ const args = new Set(process.argv.slice(2));
 const host = process.env.STUDIO_HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+// PORT and STUDIO_HOST go to the server too: the first-admin link and sign-in URLs are built from them.
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: port, STUDIO_HOST: host };
 
 function newestMtime(dir) {
   let newest = 0;
@@ -28,7 +29,7 @@ function buildIsStale() {
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
   const sources = ["app", "components", "lib", "public", "prisma"].map((d) => newestMtime(path.join(root, d)));
-  const files = ["next.config.mjs", "package.json", "postcss.config.mjs"].map((f) => (existsSync(path.join(root, f)) ? statSync(path.join(root, f)).mtimeMs : 0));
+  const files = ["next.config.mjs", "package.json", "postcss.config.mjs", "proxy.ts", "instrumentation.ts"].map((f) => (existsSync(path.join(root, f)) ? statSync(path.join(root, f)).mtimeMs : 0));
   return Math.max(...sources, ...files) > built;
 }
 
@@ -37,6 +38,12 @@ function run(cmd, cmdArgs) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+// Off loopback anyone on the network reaches the studio: the names it answers to must be stated.
+const loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].includes(host.toLowerCase());
+if (!loopback && !process.env.STUDIO_PUBLIC_URL && !process.env.STUDIO_ALLOWED_HOSTS) {
+  console.error(`Refusing to listen on ${host} without STUDIO_PUBLIC_URL or STUDIO_ALLOWED_HOSTS: set the URL or host names people use to reach the studio.`);
+  process.exit(1);
+}
 if (!existsSync(path.join(root, "node_modules"))) {
   console.error("Dependencies are missing: run `npm install` first.");
   process.exit(1);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditConfigSave, AuditLog, auditRunObserver, requestFrom, watchConfigChanges, type AuditEntry } from "@/lib/audit";
+import { auditConfigSave, AuditLog, runAuditHook, requestFrom, watchConfigChanges, type AuditEntry } from "@/lib/audit";
 import { ConfigStore } from "@/lib/config/store";
 import { executeTool } from "@/lib/execution/execute";
 import { Registry } from "@/lib/registry/registry";
@@ -55,7 +55,7 @@ describe("runs", () => {
   it("every captured run gets a 'run' entry: success, tool error and rejected arguments", async () => {
     const registry = new Registry();
     registry.addSource({ id: "builtin", list: () => [echo, denied] });
-    const deps = { registry, runs: new RunStore(db.prisma), observers: [auditRunObserver(audit)] };
+    const deps = { registry, runs: new RunStore(db.prisma, { onFinal: runAuditHook(audit) }) };
     const ok = await executeTool(deps, { tool: "echo", arguments: { msg: "hi" }, origin: "api", actor: "local:ann" });
     const bad = await executeTool(deps, { tool: "echo", arguments: { nope: 1 }, origin: "ui", actor: "local:ann" });
     const err = await executeTool(deps, { tool: "denied", arguments: {}, origin: "mcp", actor: "mcp:client" });

@@ -16,7 +16,9 @@ let db: TestDatabase;
 let dir: string;
 let studio: Studio;
 let GET: (req: Request, ctx: { params: Promise<{ name: string }> }) => Promise<Response>;
-const saved = { DATABASE_URL: process.env.DATABASE_URL, STUDIO_CONFIG: process.env.STUDIO_CONFIG };
+const saved = { DATABASE_URL: process.env.DATABASE_URL, STUDIO_CONFIG: process.env.STUDIO_CONFIG, STUDIO_ADMIN_TOKEN: process.env.STUDIO_ADMIN_TOKEN };
+// Through the door, as scripts do: the admin token in the Authorization header.
+const ADMIN_TOKEN = "inference-api-test-admin-token";
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -24,6 +26,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, "studio.jsonc"), "{}\n");
   process.env.DATABASE_URL = db.url;
   process.env.STUDIO_CONFIG = path.join(dir, "studio.jsonc");
+  process.env.STUDIO_ADMIN_TOKEN = ADMIN_TOKEN;
   studio = await (await import("@/lib/studio/studio")).getStudio();
   ({ GET } = await import("@/app/api/tools/[name]/inferred-schema/route"));
 });
@@ -39,7 +42,8 @@ afterAll(async () => {
 });
 
 async function inferred(name: string): Promise<{ status: number; body: InferredShapes & { error?: unknown } }> {
-  const res = await GET(new Request(`http://127.0.0.1/api/tools/${encodeURIComponent(name)}/inferred-schema`), { params: Promise.resolve({ name }) });
+  const req = new Request(`http://127.0.0.1/api/tools/${encodeURIComponent(name)}/inferred-schema`, { headers: { host: "127.0.0.1:3000", authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const res = await GET(req, { params: Promise.resolve({ name }) });
   return { status: res.status, body: await res.json() };
 }
 

@@ -40,7 +40,7 @@ beforeAll(async () => {
       headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]))),
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
     } as RequestInit);
-    const response = await handleMcpRequest(request, { studio, actor: "http-tester", auth: { listenHost: "127.0.0.1" } });
+    const response = await handleMcpRequest(request, { studio, actor: "http-tester" });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return res.end();
     const reader = response.body.getReader();

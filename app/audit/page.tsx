@@ -5,6 +5,7 @@ import { getStudio } from "@/lib/studio/studio";
 import { AuditTable, ChainBadge } from "@/components/audit/AuditTable";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Audit" };
@@ -22,6 +23,7 @@ const Query = z.object({
 const inputClass = "h-8 rounded-md border bg-background px-2";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const principal = await pageDoor("/audit");
   const q = Query.parse(await searchParams);
   const studio = await getStudio();
 

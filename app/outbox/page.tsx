@@ -3,11 +3,13 @@ import { getStudio } from "@/lib/studio/studio";
 import { formatTime } from "@/components/runs/RunTable";
 import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Outbox" };
 
 export default async function OutboxPage() {
+  const principal = await pageDoor("/outbox");
   const messages = await (await getStudio()).outbox.list(200);
   return (
     <div className="space-y-4">

@@ -9,7 +9,10 @@ import { RunTable } from "@/components/runs/RunTable";
 import { RunStatsView } from "@/components/runs/RunStatsView";
 import { PurgeButton } from "@/components/runs/PurgeButton";
 import { Card } from "@/components/ui/Card";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
+import { allowRole } from "@/components/ui/permission";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "History" };
@@ -17,6 +20,7 @@ export const metadata = { title: "History" };
 const input = "h-8 rounded-md border bg-background px-2";
 
 export default async function HistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const principal = await pageDoor("/runs");
   const raw = queryEntries(await searchParams);
   const parsed = RunFilterParams.safeParse(Object.fromEntries(FILTER_KEYS.filter((k) => raw[k]).map((k) => [k, raw[k]])));
   const filter = parsed.success ? parsed.data : {};
@@ -40,6 +44,9 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   const base = new URLSearchParams(FILTER_KEYS.filter((k) => raw[k]).map((k) => [k, raw[k]!]));
   const next = page.nextCursor ? `/runs?${new URLSearchParams([...base, ["cursor", page.nextCursor]])}` : null;
   const exportHref = (format: string) => `/api/runs/export?${new URLSearchParams([...base, ["format", format]])}`;
+  // Export and retention/purge are admin routes (lib/auth/routes.ts): shown to all, usable by admins.
+  const admin = allowRole(principal.role, "admin", "export or purge runs");
+  const adminReasonId = "runs-admin-reason";
 
   return (
     <div className="space-y-4">
@@ -48,10 +55,13 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
           <h1 className="text-lg font-semibold tracking-tight">Run history</h1>
           <p className="text-muted-foreground">Every call of every tool, from the form, the API or MCP, newest first.</p>
         </div>
-        <div className="ml-auto flex flex-wrap items-center gap-2">
-          <PurgeButton />
-          <a href={exportHref("ndjson")} className={buttonClass.secondary} download><Download className="size-3.5" /> NDJSON</a>
-          <a href={exportHref("csv")} className={buttonClass.secondary} download><Download className="size-3.5" /> CSV</a>
+        <div className="ml-auto flex flex-col items-end gap-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <PurgeButton canAdmin={admin.allowed} reason={admin.reason} reasonId={adminReasonId} />
+            <ExportLink href={exportHref("ndjson")} label="NDJSON" reason={admin.reason} reasonId={adminReasonId} />
+            <ExportLink href={exportHref("csv")} label="CSV" reason={admin.reason} reasonId={adminReasonId} />
+          </div>
+          {admin.reason && <DisabledReason id={adminReasonId} reason={admin.reason} testId="runs-admin-reason" />}
         </div>
       </div>
       <form method="get" className="flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2" aria-label="Filter runs">
@@ -90,6 +100,18 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         <button type="submit" form="compare-form" className={`${buttonClass.secondary} ml-auto`} data-testid="compare-selected">Compare two selected</button>
       </div>
     </div>
+  );
+}
+
+/** A download link, or (reason set) the same link shown disabled: no href, aria-disabled, the reason as title. */
+function ExportLink({ href, label, reason, reasonId }: { href: string; label: string; reason: string | null; reasonId: string }) {
+  if (!reason) {
+    return <a href={href} className={buttonClass.secondary} download data-testid={`export-${label.toLowerCase()}`}><Download className="size-3.5" /> {label}</a>;
+  }
+  return (
+    <a role="link" aria-disabled="true" tabIndex={0} title={reason} aria-describedby={reasonId} className={`${buttonClass.secondary} cursor-not-allowed`} data-testid={`export-${label.toLowerCase()}`}>
+      <Download className="size-3.5" /> {label}
+    </a>
   );
 }
 

@@ -1,13 +1,16 @@
 import { getConfigStore } from "@/lib/config/store";
+import { redactConfig, redactConfigText } from "@/lib/config/secrets";
 import { ConfigEditor } from "@/components/settings/ConfigEditor";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Settings" };
 
-export default function SettingsPage() {
+export default async function SettingsPage() {
+  const principal = await pageDoor("/settings");
   const store = getConfigStore();
   const state = store.current();
-  const raw = store.raw();
+  const raw = redactConfigText(store.raw());
   return (
     <div className="space-y-4">
       <div>
@@ -18,7 +21,7 @@ export default function SettingsPage() {
         </p>
       </div>
       <ConfigEditor
-        initial={{ config: state.config, version: state.version, loadedAt: state.loadedAt, path: state.path, error: state.error, configVersion: state.configVersion, raw }}
+        initial={{ config: redactConfig(state.config), version: state.version, loadedAt: state.loadedAt, path: state.path, error: state.error, configVersion: state.configVersion, raw }}
       />
     </div>
   );

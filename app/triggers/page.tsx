@@ -1,11 +1,13 @@
 import { getStudio } from "@/lib/studio/studio";
 import { displayName } from "@/lib/tools/spec";
 import { TriggerTester, type TriggerTool } from "@/components/triggers/TriggerTester";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Triggers" };
 
 export default async function TriggersPage() {
+  const principal = await pageDoor("/triggers");
   const studio = await getStudio();
   const tools: TriggerTool[] = (await studio.registry.list())
     .map((t) => ({ name: t.name, title: displayName(t), triggers: [...new Set(t.invocationTriggers ?? [])] }))

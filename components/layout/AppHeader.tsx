@@ -1,8 +1,17 @@
 import Link from "next/link";
+import { UserMenu } from "@/components/auth/UserMenu";
 import { NavLinks } from "./NavLinks";
 import { ThemeToggle } from "./ThemeToggle";
 
-export function AppHeader() {
+export interface HeaderUser {
+  name: string;
+  actor: string;
+  role: string;
+  via: string;
+}
+
+/** The navigation shows only to someone signed in; everyone else sees the way to sign in. */
+export function AppHeader({ user }: { user: HeaderUser | null }) {
   return (
     <header className="sticky top-0 z-30 border-b bg-background/85 backdrop-blur">
       <div className="mx-auto flex h-12 max-w-[1400px] items-center gap-6 px-4 sm:px-6">
@@ -11,9 +20,16 @@ export function AppHeader() {
           <img src="/icon.svg" alt="" width={22} height={22} />
           Tool Studio
         </Link>
-        <NavLinks />
-        <div className="ml-auto">
+        {user && <NavLinks />}
+        <div className="ml-auto flex items-center gap-2">
           <ThemeToggle />
+          {user ? (
+            <UserMenu {...user} />
+          ) : (
+            <Link href="/sign-in" className="rounded-md px-2.5 py-1 text-muted-foreground hover:bg-accent hover:text-foreground">
+              Sign in
+            </Link>
+          )}
         </div>
       </div>
     </header>

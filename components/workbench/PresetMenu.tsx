@@ -1,11 +1,16 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
 import { Save } from "lucide-react";
 import type { Preset } from "@/lib/runs/presets";
 import { buttonClass } from "@/components/ui/button-styles";
 
-/** Load saved arguments into the form, or save the current ones under a name. */
-export function PresetMenu({ tool, args, agent, onLoad }: { tool: string; args: unknown; agent: string | null; onLoad(p: Preset): void }) {
+/**
+ * Load saved arguments into the form, or save the current ones under a name. Loading is for
+ * everyone; saving needs the runner role (`canSave`; `reason` says why not, as the button's title
+ * and for screen readers).
+ */
+export function PresetMenu({ tool, args, agent, onLoad, canSave = true, reason = null }: { tool: string; args: unknown; agent: string | null; onLoad(p: Preset): void; canSave?: boolean; reason?: string | null }) {
+  const reasonId = useId();
   const [presets, setPresets] = useState<Preset[]>([]);
   const [note, setNote] = useState<string | null>(null);
   const url = `/api/tools/${encodeURIComponent(tool)}/presets`;
@@ -17,6 +22,7 @@ export function PresetMenu({ tool, args, agent, onLoad }: { tool: string; args: 
   useEffect(() => void reload(), [reload]);
 
   const save = async () => {
+    if (!canSave) return;
     const name = prompt("Save these arguments as a preset named:");
     if (!name?.trim()) return;
     if (presets.some((p) => p.name === name.trim()) && !confirm(`Replace the preset "${name.trim()}"?`)) return;
@@ -46,7 +52,18 @@ export function PresetMenu({ tool, args, agent, onLoad }: { tool: string; args: 
           {presets.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
         </select>
       )}
-      <button type="button" className={buttonClass.ghost} onClick={save} data-testid="save-preset"><Save className="size-3.5" />Save preset</button>
+      <button
+        type="button"
+        className={buttonClass.ghost}
+        onClick={save}
+        disabled={!canSave}
+        title={!canSave ? reason ?? undefined : undefined}
+        aria-describedby={!canSave && reason ? reasonId : undefined}
+        data-testid="save-preset"
+      >
+        <Save className="size-3.5" />Save preset
+      </button>
+      {!canSave && reason && <span id={reasonId} className="sr-only" data-testid="save-preset-reason">{reason}</span>}
     </span>
   );
 }

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
-import { Play, Square, RotateCcw } from "lucide-react";
+import { Play, Square, RotateCcw, ShieldX } from "lucide-react";
 import { pruneUnset } from "@/lib/forms/prune";
 import type { Run } from "@/lib/runs/types";
 import type { FieldError } from "@/lib/tools/errors";
@@ -12,12 +12,14 @@ import type { ToolSpec } from "@/lib/tools/spec";
 import { RunOutput } from "@/components/runs/RunOutput";
 import { RunTable } from "@/components/runs/RunTable";
 import { Card } from "@/components/ui/Card";
+import { ConfirmDestructive } from "@/components/ui/ConfirmDestructive";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ParamForm } from "./ParamForm";
 import { PresetMenu } from "./PresetMenu";
 import { AgentPicker, useDomainOptions } from "./use-domain-options";
 import { domainUiSchema } from "./domain-options";
-import { readRunStream, type Progress } from "./run-stream";
+import { readRunStream, RunRequestError, type Progress } from "./run-stream";
 
 const JsonEditor = dynamic(() => import("./JsonEditor"), {
   ssr: false,
@@ -30,7 +32,19 @@ type Props = {
   /** The agent of the run the form was opened from, if any. */
   initialAgent?: string | null;
   recentRuns: Run[];
+  /** May the viewer run this tool (their role against the runner role and the tool's run policy). */
+  canRun: boolean;
+  /** Why not, shown beside the disabled Run button. */
+  runReason?: string | null;
+  /** May the viewer save presets (runner). */
+  canSavePresets: boolean;
+  presetReason?: string | null;
+  /** The tool is destructive (needsConfirmation): Run asks first, then sends `confirm: true`. */
+  confirmBeforeRun: boolean;
 };
+
+/** Why the run could not happen, when there is no run record to show. */
+type Failure = { message: string; denied: boolean };
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -47,7 +61,7 @@ function toErrorSchema(details: FieldError[]): ErrorSchema {
   return root as ErrorSchema;
 }
 
-export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }: Props) {
+export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, canRun, runReason = null, canSavePresets, presetReason = null, confirmBeforeRun }: Props) {
   const [formData, setFormData] = useState<unknown>(initialArgs);
   const [args, setArgs] = useState<unknown>(initialArgs);
   const [jsonText, setJsonText] = useState(() => pretty(initialArgs));
@@ -55,7 +69,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
   const [timeoutSec, setTimeoutSec] = useState<number>(Math.round((tool.timeoutMs ?? 30_000) / 1000));
   const [running, setRunning] = useState<{ runId?: string; progress?: Progress } | null>(null);
   const [run, setRun] = useState<Run | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const runButtonRef = useRef<HTMLButtonElement>(null);
   const [runs, setRuns] = useState(recentRuns);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const resultRef = useRef<HTMLDivElement>(null);
@@ -94,8 +110,10 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
     if (res.ok) setRuns((await res.json()).runs);
   }, [tool.name]);
 
-  const execute = useCallback(async () => {
-    if (running || jsonError) return;
+  /** Sends the run; `confirmed` only after the person said yes to a destructive tool. */
+  const execute = useCallback(async (confirmed: boolean) => {
+    if (running || jsonError || !canRun) return;
+    setConfirming(false);
     setRunning({});
     setFailure(null);
     setExtraErrors(undefined);
@@ -103,7 +121,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
       const res = await fetch(`/api/tools/${encodeURIComponent(tool.name)}/run`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/x-ndjson" },
-        body: JSON.stringify({ arguments: args, origin: "ui", timeoutMs: Math.max(1, Math.round(timeoutSec * 1000)), ...(agent ? { agent } : {}) }),
+        body: JSON.stringify({ arguments: args, timeoutMs: Math.max(1, Math.round(timeoutSec * 1000)), ...(agent ? { agent } : {}), ...(confirmed ? { confirm: true } : {}) }),
       });
       const final = await readRunStream(res, {
         started: (runId) => setRunning((r) => ({ ...r, runId })),
@@ -111,15 +129,31 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
       });
       setRun(final);
       requestAnimationFrame(() => resultRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
-      if (final.error?.details?.length) setExtraErrors(toErrorSchema(final.error.details));
+      const fieldErrors = final.error?.details?.filter((d) => d.path !== "/confirm") ?? [];
+      if (fieldErrors.length) setExtraErrors(toErrorSchema(fieldErrors));
+      // The server knew the tool as destructive when this page did not (its definition changed): ask now.
+      if (!confirmed && final.status === "rejected" && final.error?.details?.some((d) => d.path === "/confirm")) setConfirming(true);
     } catch (e) {
-      setFailure((e as Error).message);
+      setFailure({ message: (e as Error).message, denied: e instanceof RunRequestError && e.denied });
+      requestAnimationFrame(() => resultRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
     } finally {
       setRunning(null);
       void refreshRuns();
       router.refresh(); // the server-rendered parts (inferred shapes) include this run now
     }
-  }, [args, jsonError, running, timeoutSec, tool.name, refreshRuns, agent, router]);
+  }, [args, jsonError, running, canRun, timeoutSec, tool.name, refreshRuns, agent, router]);
+
+  /** Run, Ctrl/⌘+Enter and the editor's run key: a destructive tool asks first. */
+  const requestRun = useCallback(() => {
+    if (running || jsonError || !canRun) return;
+    if (confirmBeforeRun) setConfirming(true);
+    else void execute(false);
+  }, [running, jsonError, canRun, confirmBeforeRun, execute]);
+
+  const cancelConfirm = () => {
+    setConfirming(false);
+    requestAnimationFrame(() => runButtonRef.current?.focus());
+  };
 
   const cancel = async () => {
     if (running?.runId) await fetch(`/api/runs/${running.runId}/cancel`, { method: "POST" });
@@ -129,12 +163,12 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
         e.preventDefault();
-        void execute();
+        requestRun();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [execute]);
+  }, [requestRun]);
 
   const reset = () => onFormChange({});
   const progress = running?.progress;
@@ -147,7 +181,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
           title="Parameters"
           actions={
             <>
-              <PresetMenu tool={tool.name} args={args} agent={agent} onLoad={(p) => { onFormChange(p.arguments); if (p.agent) setAgent(p.agent); }} />
+              <PresetMenu tool={tool.name} args={args} agent={agent} canSave={canSavePresets} reason={presetReason} onLoad={(p) => { onFormChange(p.arguments); if (p.agent) setAgent(p.agent); }} />
               <button type="button" className={buttonClass.ghost} onClick={reset} data-testid="reset-form"><RotateCcw className="size-3.5" />Reset</button>
             </>
           }
@@ -156,15 +190,29 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
           <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={domains.formContext} />
         </Card>
         <Card className="self-start lg:sticky lg:top-16" title="Arguments (JSON)" actions={jsonError ? <span className="text-[12px] text-destructive" role="status">{jsonError}</span> : <span className="text-[12px] text-muted-foreground">in sync with the form</span>}>
-          <JsonEditor value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={execute} height={420} />
+          <JsonEditor value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={requestRun} height={420} />
         </Card>
       </div>
 
       <div className="sticky bottom-0 z-20 -mx-1 flex flex-wrap items-center gap-3 rounded-lg border bg-card/95 px-3 py-2 shadow-sm backdrop-blur">
-        <button type="button" className={buttonClass.primary} onClick={execute} disabled={!!running || !!jsonError} data-testid="run-button">
+        <button
+          ref={runButtonRef}
+          type="button"
+          className={buttonClass.primary}
+          onClick={requestRun}
+          disabled={!canRun || !!running || !!jsonError}
+          title={!canRun ? runReason ?? undefined : undefined}
+          aria-describedby={!canRun && runReason ? "run-disabled-reason" : undefined}
+          aria-haspopup={canRun && confirmBeforeRun ? "dialog" : undefined}
+          aria-expanded={canRun && confirmBeforeRun ? confirming : undefined}
+          data-testid="run-button"
+          data-confirm={confirmBeforeRun ? "destructive" : undefined}
+        >
           <Play className="size-3.5" /> Run
         </button>
-        <kbd className="hidden rounded border bg-muted px-1.5 py-0.5 font-mono text-[11px] text-muted-foreground sm:inline">Ctrl/⌘ + Enter</kbd>
+        {!canRun && runReason && <DisabledReason id="run-disabled-reason" reason={runReason} testId="run-disabled-reason" className="max-w-md" />}
+        {canRun && confirming && !running && <ConfirmDestructive toolName={tool.name} onConfirm={() => void execute(true)} onCancel={cancelConfirm} />}
+        {canRun && <kbd className="hidden rounded border bg-muted px-1.5 py-0.5 font-mono text-[11px] text-muted-foreground sm:inline">Ctrl/⌘ + Enter</kbd>}
         {running && (
           <button type="button" className={buttonClass.danger} onClick={cancel} disabled={!running.runId} data-testid="cancel-button">
             <Square className="size-3.5" /> Cancel
@@ -190,13 +238,28 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns }
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card title="Result">
           <div data-testid="result-panel" ref={resultRef} className="scroll-mb-4">
-            {failure && <p role="alert" className="text-destructive">{failure}</p>}
-            {run ? <RunOutput run={run} /> : !failure && <p className="text-muted-foreground">Fill the form (or the JSON) and press Run. The result and its run record appear here.</p>}
+            {failure && (failure.denied ? <DeniedNotice message={failure.message} /> : <p role="alert" className="text-destructive">{failure.message}</p>)}
+            {!failure && run?.status === "rejected" && run.error?.kind === "permission_denied" && <DeniedNotice recorded />}
+            {run ? <RunOutput run={run} /> : !failure && <p className="text-muted-foreground">{canRun ? "Fill the form (or the JSON) and press Run. The result and its run record appear here." : "You can fill the form and look at the arguments; running needs a role you do not have."}</p>}
           </div>
         </Card>
         <Card title="Recent runs of this tool" bodyClassName="p-0" actions={<Link href={`/runs?tool=${encodeURIComponent(tool.name)}`} className="text-[12px] text-primary hover:underline">All →</Link>}>
           <RunTable runs={runs} showTool={false} compact />
         </Card>
+      </div>
+    </div>
+  );
+}
+
+/** A run refused for the caller's role (403 permission_denied / forbidden), said plainly. */
+function DeniedNotice({ message, recorded = false }: { message?: string; recorded?: boolean }) {
+  return (
+    <div role="alert" className="mb-3 flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/10 p-3" data-testid="run-denied">
+      <ShieldX className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
+      <div>
+        <p className="font-medium text-destructive">Not allowed: your role may not run this tool.</p>
+        {message && <p className="mt-0.5 text-[13px]">{message}</p>}
+        {recorded && <p className="mt-0.5 text-[12px] text-muted-foreground">The refused attempt is recorded in the history; the reason is below.</p>}
       </div>
     </div>
   );

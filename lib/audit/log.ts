@@ -238,48 +238,16 @@ export class AuditLog {
    * Returns the entries as stored, in the order of `batch`, once the transaction has committed.
    */
   private async writeBatch(batch: NormalizedAppend[]): Promise<AuditEntry[]> {
-    return this.prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
-        // The database's clock, so entries from several processes share one; never before the
-        // previous entry's time, so newest-first by time is also chain order.
-        const [last] = await tx.$queryRaw<{ now: Date; seq: bigint | null; hash: string | null; at: Date | null }[]>`
-          SELECT clock_timestamp() AS now, l.seq, l.hash, l.at
-          FROM (SELECT 1) AS one
-          LEFT JOIN LATERAL (SELECT seq, hash, at FROM audit_log ORDER BY seq DESC LIMIT 1) AS l ON true`;
-        const now = new Date(last!.now);
-        const at = last?.at && new Date(last.at) > now ? new Date(last.at) : now;
-        let seq = last?.seq != null ? BigInt(last.seq) : 0n;
-        let prevHash = last?.hash ?? GENESIS_HASH;
-        const data = batch.map((e) => {
-          seq++;
-          const hash = entryHash({ seq, at, actor: e.actor, action: e.action, target: e.target, detail: e.detail, fromAddr: e.from, prevHash });
-          const row = {
-            seq,
-            at,
-            actor: e.actor,
-            action: e.action,
-            target: e.target,
-            detail: e.detail === null ? Prisma.DbNull : (e.detail as Prisma.InputJsonValue),
-            fromAddr: e.from,
-            prevHash,
-            hash,
-          };
-          prevHash = hash;
-          return row;
-        });
-        // One INSERT ... RETURNING (multi-row; a lone entry through create(), measurably cheaper in
-        // Prisma for one row). The order of RETURNING is not promised, so rows are matched by seq.
-        const rows = data.length === 1 ? [await tx.auditEntry.create({ data: data[0]! })] : await tx.auditEntry.createManyAndReturn({ data });
-        const bySeq = new Map(rows.map((r) => [r.seq, r]));
-        return data.map((d) => {
-          const r = bySeq.get(d.seq);
-          if (!r || r.hash !== d.hash) throw new Error(`audit: entry #${d.seq} was not returned as written`);
-          return toEntry(r);
-        });
-      },
-      { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted, maxWait: 20_000, timeout: 20_000 },
-    );
+    return this.prisma.$transaction((tx) => writeEntries(tx, batch), AUDIT_TX_OPTIONS);
+  }
+
+  /**
+   * Appends one entry inside the caller's transaction (which must be READ COMMITTED), so it
+   * commits or rolls back with the caller's writes: a run and its "run" entry are one transaction.
+   */
+  async appendInTx(tx: Prisma.TransactionClient, input: AuditAppend): Promise<AuditEntry> {
+    const [entry] = await writeEntries(tx, [normalizeAppend(input)]);
+    return entry!;
   }
 
   /**
@@ -456,4 +424,50 @@ function normalizeAppend(input: AuditAppend): NormalizedAppend {
 function bigintToNumber(n: bigint): number {
   if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`audit seq ${n} is beyond 2^53`);
   return Number(n);
+}
+
+export const AUDIT_TX_OPTIONS = { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted, maxWait: 20_000, timeout: 20_000 } as const;
+
+/**
+ * Writes entries at the end of the chain inside `tx`: the append lock (held to commit), one read
+ * of the chain head, one INSERT. Returns the entries as stored, in the order given.
+ */
+async function writeEntries(tx: Prisma.TransactionClient, batch: NormalizedAppend[]): Promise<AuditEntry[]> {
+  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
+  // The database's clock, so entries from several processes share one; never before the
+  // previous entry's time, so newest-first by time is also chain order.
+  const [last] = await tx.$queryRaw<{ now: Date; seq: bigint | null; hash: string | null; at: Date | null }[]>`
+    SELECT clock_timestamp() AS now, l.seq, l.hash, l.at
+    FROM (SELECT 1) AS one
+    LEFT JOIN LATERAL (SELECT seq, hash, at FROM audit_log ORDER BY seq DESC LIMIT 1) AS l ON true`;
+  const now = new Date(last!.now);
+  const at = last?.at && new Date(last.at) > now ? new Date(last.at) : now;
+  let seq = last?.seq != null ? BigInt(last.seq) : 0n;
+  let prevHash = last?.hash ?? GENESIS_HASH;
+  const data = batch.map((e) => {
+    seq++;
+    const hash = entryHash({ seq, at, actor: e.actor, action: e.action, target: e.target, detail: e.detail, fromAddr: e.from, prevHash });
+    const row = {
+      seq,
+      at,
+      actor: e.actor,
+      action: e.action,
+      target: e.target,
+      detail: e.detail === null ? Prisma.DbNull : (e.detail as Prisma.InputJsonValue),
+      fromAddr: e.from,
+      prevHash,
+      hash,
+    };
+    prevHash = hash;
+    return row;
+  });
+  // One INSERT ... RETURNING (multi-row; a lone entry through create(), measurably cheaper in
+  // Prisma for one row). The order of RETURNING is not promised, so rows are matched by seq.
+  const rows = data.length === 1 ? [await tx.auditEntry.create({ data: data[0]! })] : await tx.auditEntry.createManyAndReturn({ data });
+  const bySeq = new Map(rows.map((r) => [r.seq, r]));
+  return data.map((d) => {
+    const r = bySeq.get(d.seq);
+    if (!r || r.hash !== d.hash) throw new Error(`audit: entry #${d.seq} was not returned as written`);
+    return toEntry(r);
+  });
 }

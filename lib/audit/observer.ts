@@ -1,20 +1,27 @@
-import type { RunObserver } from "../execution/execute";
+import type { Prisma } from "../db/generated/client";
+import type { RunFinalHook } from "../runs/store";
+import type { Run } from "../runs/types";
 import type { AuditLog } from "./log";
 
 /**
- * Appends a "run" entry for every captured run (whatever its status, rejected ones included).
- * The actor is the run's own (localActor() for the UI and the API, the MCP server's for MCP).
+ * The "run" entry of every captured run (whatever its status, rejected ones included), written
+ * in the run's own transaction (RunStore's onFinal): a run is never stored without its entry,
+ * nor an entry without its run. The actor is the authenticated caller, never the client's word.
  */
-export function auditRunObserver(audit: AuditLog): RunObserver {
-  return {
-    name: "audit",
-    async onRunCaptured(run) {
-      await audit.append({
-        actor: run.actor,
-        action: "run",
-        target: run.tool,
-        detail: { runId: run.id, status: run.status, origin: run.origin, errorKind: run.error?.kind ?? null },
-      });
-    },
-  };
+export function runAuditHook(audit: AuditLog): RunFinalHook {
+  return (tx: Prisma.TransactionClient, run: Run) =>
+    audit.appendInTx(tx, {
+      actor: run.actor,
+      action: "run",
+      target: run.tool,
+      detail: {
+        runId: run.id,
+        status: run.status,
+        origin: run.origin,
+        errorKind: run.error?.kind ?? null,
+        ...(run.actorId ? { userId: run.actorId } : {}),
+        ...(run.tokenId ? { tokenId: run.tokenId } : {}),
+        ...(run.clientName ? { client: run.clientName } : {}),
+      },
+    });
 }

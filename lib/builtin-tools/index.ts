@@ -9,6 +9,7 @@ import { slowCountTool } from "./slow-count";
 import { createSendMessageTool } from "./send-message";
 import { createNotifyGroupTool } from "./notify-group";
 import { createDescribeTool } from "./describe-tool";
+import { createClearOutboxTool } from "./clear-outbox";
 import type { OutboxStore } from "../outbox/store";
 import type { RuntimeConfig } from "../config/schema";
 import type { ToolSpec } from "../tools/spec";
@@ -34,7 +35,7 @@ export interface BuiltinDeps {
 
 /** All built-in tools, including those that deliver to the outbox or read the registry. */
 export function createBuiltinSource(deps: BuiltinDeps): ToolSourceProvider {
-  const tools = [...builtinTools, createSendMessageTool(deps.outbox), createNotifyGroupTool(deps.outbox), createDescribeTool(deps.listTools)];
+  const tools = [...builtinTools, createSendMessageTool(deps.outbox), createNotifyGroupTool(deps.outbox), createDescribeTool(deps.listTools), createClearOutboxTool(deps.outbox)];
   return {
     id: "builtin",
     // Triggers are computed on every listing so config edits show at once.

@@ -119,6 +119,34 @@ export const RuntimeTool = z.strictObject({
   expression: z.string().min(1).describe("A JSONata expression (https://jsonata.org) evaluated with the arguments as input; its value is the result."),
 });
 
+const RoleName = z.enum(["viewer", "runner", "admin"]);
+
+/** Who may run which tools: the highest role of every matching rule is required (runner when none match). */
+export const RunPolicyRule = z
+  .strictObject({
+    tool: z.string().min(1).optional().describe("Tool name or glob (`*` any characters, `?` one), e.g. `github_*`."),
+    source: z.string().min(1).optional().describe("Source id or glob: `builtin`, `runtime`, `mcp:<server>`, `mcp:*`."),
+    annotation: z
+      .enum(["destructive", "readOnly", "idempotent", "openWorld"])
+      .optional()
+      .describe("Matches tools whose annotations declare this hint true (destructiveHint, readOnlyHint...)."),
+    role: RoleName.describe("The lowest role allowed to run the matching tools."),
+  })
+  .refine((r) => r.tool || r.source || r.annotation, { message: "a rule needs at least one of tool, source or annotation" });
+
+export const AuthSettings = z.strictObject({
+  oidc: z
+    .strictObject({
+      issuer: z.url().describe("The OpenID provider's issuer URL (its /.well-known/openid-configuration is read)."),
+      clientId: z.string().min(1),
+      clientSecret: z.string().min(1).describe('Better as a reference: "${env:STUDIO_OIDC_CLIENT_SECRET}".'),
+      name: z.string().min(1).optional().describe("What the sign-in button calls it (default: Single sign-on)."),
+      scopes: z.array(z.string()).optional(),
+      defaultRole: RoleName.default("viewer").describe("The role of a person's first sign-in through SSO."),
+    })
+    .optional(),
+});
+
 export const RuntimeConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -132,6 +160,11 @@ export const RuntimeConfigSchema = z
     lists: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.array(ListOption)).default({}).describe("Named option lists, used by `custom:<name>` domains."),
     retention: Retention.default({ perTool: {} }),
     tools: z.array(RuntimeTool).default([]).describe("Tools defined here, run as JSONata expressions over their arguments."),
+    auth: AuthSettings.default({}).describe("Sign-in settings: single sign-on with OpenID Connect."),
+    runPolicy: z
+      .array(RunPolicyRule)
+      .default([{ annotation: "destructive", role: "admin" }])
+      .describe("Who may run which tools; the highest role of every matching rule is required, runner when none match."),
   })
   .superRefine((c, ctx) => {
     // Cross references: every name used must be declared, so a typo is caught at load time.
@@ -187,4 +220,6 @@ export const RuntimeConfigSchema = z
 export type RuntimeConfig = z.output<typeof RuntimeConfigSchema>;
 export type ChannelConfig = z.output<typeof Channel>;
 export type AgentConfig = z.output<typeof Agent>;
+export type RunPolicyRuleConfig = z.output<typeof RunPolicyRule>;
+export type AuthSettingsConfig = z.output<typeof AuthSettings>;
 export type RuntimeToolConfig = z.output<typeof RuntimeTool>;

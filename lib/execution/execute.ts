@@ -11,6 +11,9 @@ import { describeFieldErrors, SchemaCompileError, validate } from "../schema/val
 import { trackRun } from "./active-runs";
 import type { DomainService } from "../domains/service";
 import type { FieldError } from "../tools/errors";
+import { describeRule, needsConfirmation, requiredRunRole } from "../auth/policy";
+import { roleAtLeast, type Role } from "../auth/roles";
+import type { RunPolicyRuleConfig } from "../config/schema";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 10 * 60_000;
@@ -19,7 +22,16 @@ export interface ExecuteRequest {
   tool: string;
   arguments: unknown;
   origin: RunOrigin;
+  /** Who called, as the server established it (lib/auth): what runs and audit entries name. */
   actor: string;
+  actorId?: string | null;
+  tokenId?: string | null;
+  /** The caller's role: when set, the run policy is applied (refused runs are captured as rejected). */
+  role?: Role;
+  /** The caller confirmed a destructive tool; without it, `requireConfirmation` refuses such tools. */
+  confirmed?: boolean;
+  /** Destructive tools need `confirmed` (the HTTP API and the UI; MCP clients are agents, governed by the run policy). */
+  requireConfirmation?: boolean;
   clientName?: string;
   /** The agent the call is for: option domains are checked for it (default agent when unset). */
   agent?: string;
@@ -44,6 +56,8 @@ export interface ExecuteDeps {
   observers?: RunObserver[];
   /** Re-checks option-domain values against the live config; without it they are not checked. */
   domains?: DomainService;
+  /** The config's run policy rules, read at each call. */
+  runPolicy?: () => readonly RunPolicyRuleConfig[];
 }
 
 /** Thrown for a tool name the registry does not know: nothing ran, nothing is captured. */
@@ -72,13 +86,16 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
     timeoutMs,
     startedAt: new Date(),
     actor: req.actor,
+    actorId: req.actorId ?? null,
+    tokenId: req.tokenId ?? null,
     agent: req.agent,
     origin: req.origin,
     clientName: req.clientName,
     replayOf: req.replayOf,
   };
 
-  const rejection = checkArguments(tool, start.arguments) ?? (await checkDomains(deps.domains, tool, start));
+  const rejection =
+    checkPolicy(deps, req, tool.spec) ?? checkConfirmation(req, tool.spec) ?? checkArguments(tool, start.arguments) ?? (await checkDomains(deps.domains, tool, start));
   if (rejection) {
     const run = await deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
     return notify(deps, run, tool.spec);
@@ -110,6 +127,21 @@ async function notify(deps: ExecuteDeps, run: Run, spec: ToolSpec): Promise<Run>
     }
   }
   return run;
+}
+
+/** Refused by the run policy: the caller's role is below what the policy asks for this tool. */
+function checkPolicy(deps: ExecuteDeps, req: ExecuteRequest, spec: ToolSpec): ToolError | null {
+  if (!req.role) return null;
+  const { role, rule } = requiredRunRole(spec, deps.runPolicy?.() ?? []);
+  if (roleAtLeast(req.role, role)) return null;
+  return new ToolError("permission_denied", `Running ${spec.name} needs the ${role} role (${describeRule(rule)}); ${req.actor} has the ${req.role} role.`);
+}
+
+function checkConfirmation(req: ExecuteRequest, spec: ToolSpec): ToolError | null {
+  if (!req.requireConfirmation || req.confirmed || !needsConfirmation(spec)) return null;
+  return new ToolError("invalid_args", `${spec.name} is marked destructive (destructiveHint): confirm the call by sending "confirm": true.`, {
+    fields: [{ path: "/confirm", message: "must be true for a destructive tool" }],
+  });
 }
 
 function checkArguments(tool: RegisteredTool, args: unknown): ToolError | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkRequest, guardConfigFromEnv } from "./guard";
+import { bindProblem, checkRequest, guardConfigFromEnv } from "./guard";
 
 const local = guardConfigFromEnv({});
 const req = (over: Partial<Parameters<typeof checkRequest>[0]>) => ({ method: "POST", host: "127.0.0.1:3000", origin: null, secFetchSite: null, ...over });
@@ -18,9 +18,29 @@ describe("request guard", () => {
     expect(checkRequest(req({ method: "GET", origin: "https://evil.example" }), local)).toBeNull();
   });
 
-  it("refuses DNS-rebound host names when bound to loopback", () => {
+  it("refuses DNS-rebound host names whatever the bind address", () => {
     expect(checkRequest(req({ method: "GET", host: "evil.example:3000" }), local)).toMatch(/Host "evil.example" is not allowed/);
     expect(checkRequest(req({ method: "GET", host: "studio.lan:3000" }), guardConfigFromEnv({ STUDIO_ALLOWED_HOSTS: "studio.lan" }))).toBeNull();
-    expect(checkRequest(req({ method: "GET", host: "anything:3000" }), guardConfigFromEnv({ STUDIO_HOST: "0.0.0.0" }))).toBeNull();
+    // Bound to every address, the allow-list still holds: only named hosts get in.
+    const wide = guardConfigFromEnv({ STUDIO_HOST: "0.0.0.0", STUDIO_PUBLIC_URL: "https://studio.example.com" });
+    expect(checkRequest(req({ method: "GET", host: "anything:3000" }), wide)).toMatch(/not allowed/);
+    expect(checkRequest(req({ method: "GET", host: "0.0.0.0:3000" }), wide)).toMatch(/not allowed/);
+    expect(checkRequest(req({ method: "GET", host: "studio.example.com" }), wide)).toBeNull();
+    expect(checkRequest(req({ method: "GET", host: "[::1]:3000" }), wide)).toBeNull();
+    expect(checkRequest(req({ method: "GET", host: null }), wide)).toMatch(/no Host/);
+  });
+
+  it("refuses cross-site reads of the API but lets the sign-in callback through", () => {
+    expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/api/runs/export" }), local)).toMatch(/Cross-site/);
+    expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/api/auth/callback/oidc" }), local)).toBeNull();
+    expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/runs" }), local)).toBeNull();
+  });
+
+  it("will not start off loopback without the names it is reached by", () => {
+    expect(bindProblem({})).toBeNull();
+    expect(bindProblem({ STUDIO_HOST: "0.0.0.0" })).toMatch(/STUDIO_PUBLIC_URL/);
+    expect(bindProblem({ STUDIO_HOST: "0.0.0.0", STUDIO_ALLOWED_HOSTS: "studio.lan" })).toBeNull();
+    expect(bindProblem({ STUDIO_HOST: "0.0.0.0", STUDIO_PUBLIC_URL: "https://s.example" })).toBeNull();
+    expect(bindProblem({ STUDIO_PUBLIC_URL: "not a url" })).toMatch(/not a URL/);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * Keeps other web pages out of a studio that runs on the user's machine: a page on another
- * site must not be able to run tools or edit config through the user's browser (cross-site
- * requests), nor reach the studio through a DNS name that resolves to 127.0.0.1 (rebinding).
+ * The first checks of the one door (lib/auth/door.ts): a request must name this studio in its
+ * Host header (DNS rebinding: a name that resolves to our address must not reach us), and
+ * another web site must not make the user's browser write to the studio (cross-site requests).
  */
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const WILDCARD = new Set(["0.0.0.0", "::", "[::]"]);
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export interface GuardInput {
@@ -13,6 +14,8 @@ export interface GuardInput {
   host: string | null;
   origin: string | null;
   secFetchSite: string | null;
+  /** The path, for the cross-site read rule of the API. */
+  pathname?: string;
 }
 
 export interface GuardConfig {
@@ -20,40 +23,83 @@ export interface GuardConfig {
   allowedHosts: string[];
   /** The address the studio listens on (STUDIO_HOST). */
   listenHost: string;
+  /** The host name of STUDIO_PUBLIC_URL, when set. */
+  publicHost: string | null;
 }
 
 export function guardConfigFromEnv(env: Record<string, string | undefined> = process.env): GuardConfig {
+  let publicHost: string | null = null;
+  if (env.STUDIO_PUBLIC_URL) {
+    try {
+      publicHost = new URL(env.STUDIO_PUBLIC_URL).hostname.toLowerCase();
+    } catch {
+      publicHost = null; // reported at start by bindProblem()
+    }
+  }
   return {
     allowedHosts: (env.STUDIO_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
-    listenHost: (env.STUDIO_HOST ?? "127.0.0.1").toLowerCase(),
+    listenHost: (env.STUDIO_HOST?.trim() || "127.0.0.1").toLowerCase(),
+    publicHost,
   };
 }
 
-const hostname = (hostHeader: string) => hostHeader.toLowerCase().replace(/:\d+$/, "");
+export const isLoopbackHost = (h: string): boolean => LOOPBACK.has(h.toLowerCase());
+
+/**
+ * Why the studio must not start with this configuration, else null. Off loopback anyone on the
+ * network can reach it, so the names it answers to must be stated (a public URL or allowed hosts).
+ */
+export function bindProblem(env: Record<string, string | undefined> = process.env): string | null {
+  if (env.STUDIO_PUBLIC_URL) {
+    try {
+      const u = new URL(env.STUDIO_PUBLIC_URL);
+      if (u.protocol !== "http:" && u.protocol !== "https:") return `STUDIO_PUBLIC_URL must be an http(s) URL, not ${u.protocol}`;
+    } catch {
+      return `STUDIO_PUBLIC_URL is not a URL: ${env.STUDIO_PUBLIC_URL}`;
+    }
+  }
+  const cfg = guardConfigFromEnv(env);
+  if (isLoopbackHost(cfg.listenHost) || cfg.publicHost || cfg.allowedHosts.length) return null;
+  return (
+    `The studio would listen on ${cfg.listenHost}, beyond this machine, without knowing the names it is reached by. ` +
+    "Set STUDIO_PUBLIC_URL (e.g. https://studio.example.com) or STUDIO_ALLOWED_HOSTS (comma-separated host names)."
+  );
+}
+
+const hostname = (hostHeader: string) => {
+  const h = hostHeader.trim().toLowerCase();
+  return h.startsWith("[") ? h.replace(/(\])(:\d+)?$/, "$1") : h.replace(/:\d+$/, "");
+};
+
+/** Null when the Host header names this studio; otherwise why not. */
+export function checkHost(hostHeader: string | null, cfg: GuardConfig): string | null {
+  if (!hostHeader) return "The request has no Host header.";
+  const name = hostname(hostHeader);
+  const known =
+    LOOPBACK.has(name) || cfg.allowedHosts.includes(name) || name === cfg.publicHost || (name === cfg.listenHost && !WILDCARD.has(cfg.listenHost));
+  if (known) return null;
+  return `Host "${name.slice(0, 200)}" is not allowed. Reach the studio as localhost or 127.0.0.1, or add the name to STUDIO_ALLOWED_HOSTS (or set STUDIO_PUBLIC_URL).`;
+}
 
 /** Null when the request may proceed; otherwise why it is refused (answered with 403). */
 export function checkRequest(req: GuardInput, cfg: GuardConfig): string | null {
-  if (req.host) {
-    const name = hostname(req.host);
-    const bindsLoopback = LOOPBACK.has(cfg.listenHost);
-    const known = LOOPBACK.has(name) || name === cfg.listenHost || cfg.allowedHosts.includes(name);
-    // Bound to loopback, only loopback names (and configured ones) can be genuine.
-    if (!known && (bindsLoopback || cfg.allowedHosts.length > 0)) {
-      return `Host "${name}" is not allowed. Reach the studio as localhost or 127.0.0.1, or add the name to STUDIO_ALLOWED_HOSTS.`;
-    }
-  }
-  if (!SAFE_METHODS.has(req.method.toUpperCase())) {
-    if (req.secFetchSite === "cross-site") return "Cross-site requests are refused.";
-    if (req.origin && req.origin !== "null" && req.host) {
+  const badHost = checkHost(req.host, cfg);
+  if (badHost) return badHost;
+  const safe = SAFE_METHODS.has(req.method.toUpperCase());
+  // Reads of the API from another site are refused too (an export must not stream to a link
+  // clicked elsewhere); the sign-in callback is the one API read another site sends the user to.
+  const apiRead = safe && req.pathname?.startsWith("/api/") && !req.pathname.startsWith("/api/auth/");
+  if (req.secFetchSite === "cross-site" && (!safe || apiRead)) return "Cross-site requests are refused.";
+  if (!safe) {
+    if (req.origin === "null") return "Requests from an opaque origin are refused.";
+    if (req.origin && req.host) {
       let originHost: string;
       try {
         originHost = new URL(req.origin).host.toLowerCase();
       } catch {
         return "The Origin header is not a valid URL.";
       }
-      if (originHost !== req.host.toLowerCase()) return `Cross-origin request from ${req.origin} refused.`;
-    } else if (req.origin === "null") {
-      return "Requests from an opaque origin are refused.";
+      if (originHost !== req.host.toLowerCase()) return `Cross-origin request from ${req.origin.slice(0, 200)} refused.`;
     }
   }
   return null;

@@ -7,7 +7,7 @@ export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly kind: ErrorKind | "payload_too_large" | "bad_request",
+    readonly kind: ErrorKind | "payload_too_large" | "bad_request" | "unauthenticated" | "forbidden" | "conflict",
     message: string,
     readonly details?: FieldError[],
   ) {

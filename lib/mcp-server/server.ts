@@ -17,7 +17,8 @@ import { UnknownToolError, type ExecuteRequest } from "../execution/execute";
 import { MAX_BODY_BYTES } from "../http/http";
 import type { Registry } from "../registry/registry";
 import type { Run } from "../runs/types";
-import { checkMcpAuth, mcpAuthConfigFromEnv, type McpAuthConfig } from "./auth";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Principal } from "../auth/principal";
 import { toCallToolResult, toMcpTool } from "./mapping";
 import { LegacySessions } from "./sessions";
 
@@ -30,11 +31,12 @@ export interface McpStudio {
 export interface McpServerDeps {
   /** The studio, or how to get it (resolved only for requests that pass the token check). */
   studio: McpStudio | (() => Promise<McpStudio>);
-  /** Who runs are attributed to (default: STUDIO_ACTOR, else "mcp"; the route passes localActor). */
+  /** Who runs are attributed to when a call has no principal (tests that build the server directly). */
   actor?: string | (() => string);
-  /** Token rules (default: from STUDIO_HOST and STUDIO_MCP_TOKEN, read per request). */
-  auth?: McpAuthConfig;
 }
+
+/** The caller of the request being served; the one door (lib/studio/guarded.ts) established it. */
+const caller = new AsyncLocalStorage<Principal>();
 
 export const SERVER_INFO = { name: "tool-studio", title: "Tool Studio", version: "0.1.0" };
 
@@ -51,9 +53,12 @@ const INSTRUCTIONS =
  * their client name is known and `notifications/cancelled` reaches the run it names;
  * session-less 2025-era requests are still answered, statelessly.
  */
-export async function handleMcpRequest(request: Request, deps: McpServerDeps): Promise<Response> {
-  const refused = checkMcpAuth(request, deps.auth ?? mcpAuthConfigFromEnv());
-  if (refused) return refused;
+export async function handleMcpRequest(request: Request, deps: McpServerDeps, principal?: Principal): Promise<Response> {
+  if (principal) return caller.run(principal, () => serveMcp(request, deps));
+  return serveMcp(request, deps);
+}
+
+async function serveMcp(request: Request, deps: McpServerDeps): Promise<Response> {
   let studio: McpStudio;
   try {
     studio = typeof deps.studio === "function" ? await deps.studio() : deps.studio;
@@ -123,11 +128,13 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
     const progressToken = ctx.mcpReq._meta?.progressToken;
     let run: Run;
     try {
+      const who = caller.getStore();
       run = await studio.execute({
         tool: name,
         arguments: request.params.arguments ?? {},
         origin: "mcp",
-        actor: actorOf(deps),
+        // The run policy applies to MCP clients as to everyone; they are agents, so nobody confirms.
+        ...(who ? { actor: who.actor, actorId: who.userId, tokenId: who.tokenId, role: who.role } : { actor: actorOf(deps) }),
         clientName: clientNameOf(ctx, server),
         signal: ctx.mcpReq.signal,
         onProgress:
@@ -153,7 +160,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
 
 function actorOf(deps: Pick<McpServerDeps, "actor">): string {
   const a = typeof deps.actor === "function" ? deps.actor() : deps.actor;
-  return a || process.env.STUDIO_ACTOR || "mcp";
+  return a || "mcp";
 }
 
 /** The reserved `io.modelcontextprotocol/*` keys of a 2026-07-28 request's `_meta`; none on 2025-era requests. */

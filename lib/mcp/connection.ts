@@ -9,6 +9,7 @@ import {
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { z } from "zod";
 import type { McpServer } from "../config/schema";
+import { resolveEnvRecord } from "../config/secrets";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
 import type { RegisteredTool, ToolContext } from "../tools/define";
 import { ToolError } from "../tools/errors";
@@ -381,10 +382,15 @@ export class McpConnection {
 
   private makeTransport(): Transport {
     const cfg = this.config;
+    // `${env:NAME}` references are resolved on every attempt; an unset variable throws, so this
+    // attempt fails with that message in the server's state (and is retried with backoff).
+    const where = `/mcpServers/${cfg.name}`;
     if (cfg.transport === "http") {
-      return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
+      const headers = resolveEnvRecord(cfg.headers, `${where}/headers`);
+      return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
     }
-    const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd, stderr: "pipe" });
+    const env = resolveEnvRecord(cfg.env, `${where}/env`);
+    const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe" });
     transport.stderr?.on("data", (chunk: Buffer | string) => this.onStderr(chunk));
     // Wrap start on the instance (not a subclass: the SDK probes the era on a disposable sibling
     // process only for the exact base class) to learn the pid and how the process ended.

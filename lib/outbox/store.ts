@@ -22,6 +22,12 @@ export class OutboxStore {
     return toMessage(row);
   }
 
+  /** Deletes every message, or those on one channel; how many went. */
+  async clear(channel?: string): Promise<number> {
+    const { count } = await this.prisma.outboxMessage.deleteMany({ where: channel ? { channel } : {} });
+    return count;
+  }
+
   async list(limit = 100): Promise<OutboxMessage[]> {
     const rows = await this.prisma.outboxMessage.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: Math.min(Math.max(limit, 1), 500) });
     return rows.map(toMessage);

@@ -20,6 +20,8 @@ export interface RunStart {
   timeoutMs?: number;
   startedAt: Date;
   actor: string;
+  actorId?: string | null;
+  tokenId?: string | null;
   agent?: string;
   origin: RunOrigin;
   clientName?: string;
@@ -58,9 +60,29 @@ export function decodeCursor(cursor: string): { startedAt: Date; id: string } {
   return { startedAt, id };
 }
 
+/** Written in the same transaction as a run's final state (the run's audit entry). */
+export type RunFinalHook = (tx: Prisma.TransactionClient, run: Run) => Promise<unknown>;
+
 /** Reads and writes captured runs. */
 export class RunStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly opts: { onFinal?: RunFinalHook } = {},
+  ) {}
+
+  /** A final write and its hook commit together or not at all. */
+  private async final(write: (db: Prisma.TransactionClient | PrismaClient) => Promise<RunRow>): Promise<Run> {
+    const hook = this.opts.onFinal;
+    if (!hook) return toRun(await write(this.prisma));
+    return this.prisma.$transaction(
+      async (tx) => {
+        const run = toRun(await write(tx));
+        await hook(tx, run);
+        return run;
+      },
+      { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted, maxWait: 20_000, timeout: 20_000 },
+    );
+  }
 
   private startData(r: RunStart) {
     return {
@@ -72,6 +94,8 @@ export class RunStore {
       timeoutMs: r.timeoutMs ?? null,
       startedAt: r.startedAt,
       actor: r.actor,
+      actorId: r.actorId ?? null,
+      tokenId: r.tokenId ?? null,
       agent: r.agent ?? null,
       origin: r.origin,
       clientName: r.clientName ?? null,
@@ -101,14 +125,12 @@ export class RunStore {
   }
 
   async finish(id: string, startedAt: Date, o: RunOutcome): Promise<Run> {
-    const row = await this.prisma.run.update({ where: { id }, data: this.outcomeData(o, startedAt) });
-    return toRun(row);
+    return this.final((db) => db.run.update({ where: { id }, data: this.outcomeData(o, startedAt) }));
   }
 
   /** A run that never started (e.g. invalid arguments): one write with its final state. */
   async record(r: RunStart, o: RunOutcome): Promise<Run> {
-    const row = await this.prisma.run.create({ data: { ...this.startData(r), ...this.outcomeData(o, r.startedAt) } });
-    return toRun(row);
+    return this.final((db) => db.run.create({ data: { ...this.startData(r), ...this.outcomeData(o, r.startedAt) } }));
   }
 
   async get(id: string): Promise<Run | null> {
@@ -212,6 +234,8 @@ export function toRun(row: RunRow): Run {
     finishedAt: row.finishedAt?.toISOString() ?? null,
     origin: row.origin,
     actor: row.actor,
+    actorId: row.actorId,
+    tokenId: row.tokenId,
     agent: row.agent,
     clientName: row.clientName,
     replayOf: row.replayOfId,

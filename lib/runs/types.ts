@@ -25,6 +25,10 @@ export interface Run {
   finishedAt: string | null;
   origin: RunOrigin;
   actor: string;
+  /** The signed-in user who made the call (null for the admin token and older runs). */
+  actorId: string | null;
+  /** The API token the call came with, if any. */
+  tokenId: string | null;
   /** The agent the call was made for, when the tool's option domains needed one. */
   agent: string | null;
   clientName: string | null;

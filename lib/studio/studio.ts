@@ -1,5 +1,5 @@
 import os from "node:os";
-import { AuditLog, auditRunObserver, watchConfigChanges } from "../audit";
+import { AuditLog, runAuditHook, watchConfigChanges } from "../audit";
 import { createBuiltinSource } from "../builtin-tools";
 import { getConfigStore } from "../config/store";
 import { getDb } from "../db/client";
@@ -13,6 +13,11 @@ import { PresetStore } from "../runs/presets";
 import { Registry } from "../registry/registry";
 import { RunStore } from "../runs/store";
 import { createRuntimeSource } from "../runtime-tools";
+import type { AuthEvent, OidcSettings } from "../auth/better-auth";
+import { authSecret, Identity, identityEnvFrom, publicBaseUrl, trustedOrigins } from "../auth/identity";
+import { UserAdmin } from "../auth/users";
+import type { RuntimeConfig } from "../config/schema";
+import { resolveEnvRefs } from "../config/secrets";
 
 /**
  * The composition root: one registry, run store and domain service per process, wired to the
@@ -30,6 +35,9 @@ export interface Studio {
   audit: AuditLog;
   /** Inferred shapes of tool outputs and arguments, fed by the "inference" run observer. */
   shapes: ShapeStore;
+  /** Who is calling: sessions (better-auth), API tokens, the environment tokens. */
+  identity: Identity;
+  users: UserAdmin;
   execute(req: ExecuteRequest): ReturnType<typeof executeTool>;
 }
 
@@ -44,7 +52,9 @@ export function getStudio(): Promise<Studio> {
 
 async function boot(): Promise<Studio> {
   const db = await getDb();
-  const runs = new RunStore(db.prisma);
+  const audit = new AuditLog(db.prisma);
+  // Each run's audit entry commits in the run's own transaction.
+  const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
   // Runs left `running` by an earlier process will never finish: say so.
   await runs.markInterrupted(activeRunIds());
   const outbox = new OutboxStore(db.prisma);
@@ -62,12 +72,83 @@ async function boot(): Promise<Studio> {
   void syncMcp();
   configStore.subscribe(() => void syncMcp());
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
-  const audit = new AuditLog(db.prisma);
   // Config changes made on disk outside the studio (API saves are recorded by the config route).
   watchConfigChanges(audit, configStore, { actor: localActor });
   const shapes = new ShapeStore(db.prisma);
-  const observers: RunObserver[] = [auditRunObserver(audit), shapes.observer()];
-  return { registry, runs, outbox, domains, mcp, presets, audit, shapes, execute: (req) => executeTool({ registry, runs, domains, observers }, req) };
+  const observers: RunObserver[] = [shapes.observer()];
+  const identity = new Identity({
+    prisma: db.prisma,
+    env: identityEnvFrom(),
+    secret: await authSecret(db.prisma),
+    baseURL: publicBaseUrl(),
+    trustedOrigins: trustedOrigins(),
+    oidc: () => oidcSettings(config()),
+    signInLimit: signInLimitFromEnv(),
+    onEvent: (e) => auditAuthEvent(audit, e),
+  });
+  const users = new UserAdmin(db.prisma, () => identity.auth);
+  return {
+    registry,
+    runs,
+    outbox,
+    domains,
+    mcp,
+    presets,
+    audit,
+    shapes,
+    identity,
+    users,
+    execute: (req) => executeTool({ registry, runs, domains, observers, runPolicy: () => config().runPolicy }, req),
+  };
+}
+
+/**
+ * SSO from the config's `auth.oidc` (secrets as "${env:NAME}" references), else from
+ * STUDIO_OIDC_ISSUER, STUDIO_OIDC_CLIENT_ID and STUDIO_OIDC_CLIENT_SECRET. A reference to an
+ * unset variable turns SSO off and says why, instead of failing every sign-in.
+ */
+export function oidcSettings(config: RuntimeConfig, env: Record<string, string | undefined> = process.env): OidcSettings | null {
+  const c = config.auth?.oidc;
+  try {
+    if (c) {
+      return {
+        issuer: resolveEnvRefs(c.issuer, env, "auth.oidc.issuer"),
+        clientId: resolveEnvRefs(c.clientId, env, "auth.oidc.clientId"),
+        clientSecret: resolveEnvRefs(c.clientSecret, env, "auth.oidc.clientSecret"),
+        name: c.name,
+        scopes: c.scopes,
+        defaultRole: c.defaultRole,
+      };
+    }
+  } catch (err) {
+    warnOnce(`SSO is off: ${(err as Error).message}`);
+    return null;
+  }
+  if (env.STUDIO_OIDC_ISSUER && env.STUDIO_OIDC_CLIENT_ID && env.STUDIO_OIDC_CLIENT_SECRET) {
+    return { issuer: env.STUDIO_OIDC_ISSUER, clientId: env.STUDIO_OIDC_CLIENT_ID, clientSecret: env.STUDIO_OIDC_CLIENT_SECRET, name: env.STUDIO_OIDC_NAME, defaultRole: "viewer" };
+  }
+  return null;
+}
+
+const warned = new Set<string>();
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  console.warn(`[tool-studio] ${message}`);
+}
+
+/** STUDIO_SIGNIN_RATE_LIMIT="<max>/<seconds>": sign-in attempts per client address (default 10/60). */
+function signInLimitFromEnv(env: Record<string, string | undefined> = process.env): { max: number; window: number } {
+  const m = env.STUDIO_SIGNIN_RATE_LIMIT?.match(/^\s*(\d+)\s*\/\s*(\d+)\s*$/);
+  return m ? { max: Number(m[1]), window: Number(m[2]) } : { max: 10, window: 60 };
+}
+
+/** Sign-in, failed sign-in and sign-out go into the audit log (never a password, never a token). */
+async function auditAuthEvent(audit: AuditLog, e: AuthEvent): Promise<void> {
+  const from = [e.ip ? `addr ${e.ip}` : "local", e.userAgent ? `ua ${e.userAgent.slice(0, 120)}` : null].filter(Boolean).join("; ");
+  if (e.type === "sign-in") await audit.append({ actor: e.email, action: "auth.sign-in", target: e.email, detail: { userId: e.userId, method: e.method }, from });
+  else if (e.type === "sign-in.failed") await audit.append({ actor: e.email ?? "anonymous", action: "auth.sign-in-failed", target: e.email, detail: { reason: e.reason.slice(0, 300) }, from });
+  else await audit.append({ actor: e.email, action: e.everywhere ? "auth.sign-out-everywhere" : "auth.sign-out", target: e.email, detail: { userId: e.userId }, from });
 }
 
 /** Who a run is attributed to until login exists: the local user of the machine. */

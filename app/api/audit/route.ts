@@ -1,22 +1,19 @@
 import { AuditCursorError, AuditQuery } from "@/lib/audit";
-import { HttpError, parseWith, toErrorResponse } from "@/lib/http/http";
+import { HttpError, parseWith } from "@/lib/http/http";
+import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
 /** `GET /api/audit?action=&actor=&target=&since=&until=&limit=&cursor=` → `{ entries, nextCursor }`, newest first. */
-export async function GET(req: Request) {
+export const GET = guarded("/api/audit", "GET", async (req) => {
+  const params = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
+  const q = parseWith(AuditQuery, params, "query");
+  const studio = await getStudio();
   try {
-    const params = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
-    const q = parseWith(AuditQuery, params, "query");
-    const studio = await getStudio();
-    try {
-      return Response.json(await studio.audit.list(q), { headers: { "cache-control": "no-store" } });
-    } catch (err) {
-      if (err instanceof AuditCursorError) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
-      throw err;
-    }
+    return Response.json(await studio.audit.list(q), { headers: { "cache-control": "no-store" } });
   } catch (err) {
-    return toErrorResponse(err);
+    if (err instanceof AuditCursorError) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
+    throw err;
   }
-}
+});

@@ -1,18 +1,21 @@
 import { errorResponse, MAX_BODY_BYTES } from "@/lib/http/http";
 import { handleMcpRequest } from "@/lib/mcp-server/server";
-import { getStudio, localActor } from "@/lib/studio/studio";
+import { guarded } from "@/lib/studio/guarded";
+import { getStudio } from "@/lib/studio/studio";
 
-// The studio as an MCP server (Streamable HTTP): see lib/mcp-server. proxy.ts has already
-// refused unknown Host names and cross-origin writes; lib/mcp-server applies the bearer-token rules.
+// The studio as an MCP server (Streamable HTTP): see lib/mcp-server. The door has established
+// the caller (an API token, STUDIO_MCP_TOKEN or STUDIO_ADMIN_TOKEN); tools/call applies the run
+// policy to their role.
 export const dynamic = "force-dynamic";
 
-const serve = (req: Request): Promise<Response> => {
-  if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) {
-    return Promise.resolve(errorResponse(413, "payload_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (STUDIO_MAX_BODY_BYTES).`));
-  }
-  return handleMcpRequest(req, { studio: getStudio, actor: localActor });
-};
+const serve = (method: "GET" | "POST" | "DELETE") =>
+  guarded("/api/mcp", method, (req, { principal }) => {
+    if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) {
+      return errorResponse(413, "payload_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (STUDIO_MAX_BODY_BYTES).`);
+    }
+    return handleMcpRequest(req, { studio: getStudio }, principal);
+  });
 
-export const GET = serve;
-export const POST = serve;
-export const DELETE = serve;
+export const GET = serve("GET");
+export const POST = serve("POST");
+export const DELETE = serve("DELETE");

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { parseWith, toErrorResponse, HttpError } from "@/lib/http/http";
+import { parseWith, HttpError } from "@/lib/http/http";
 import { RunFilterParams, queryEntries } from "@/lib/runs/filter-params";
 import { CursorError } from "@/lib/runs/store";
+import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
@@ -11,17 +12,13 @@ const Query = RunFilterParams.extend({
   cursor: z.string().min(1).optional(),
 }).strict();
 
-export async function GET(req: Request) {
+export const GET = guarded("/api/runs", "GET", async (req) => {
+  const q = parseWith(Query, queryEntries(new URL(req.url).searchParams), "query");
+  const studio = await getStudio();
   try {
-    const q = parseWith(Query, queryEntries(new URL(req.url).searchParams), "query");
-    const studio = await getStudio();
-    try {
-      return Response.json(await studio.runs.list(q));
-    } catch (err) {
-      if (err instanceof CursorError) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
-      throw err;
-    }
+    return Response.json(await studio.runs.list(q));
   } catch (err) {
-    return toErrorResponse(err);
+    if (err instanceof CursorError) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
+    throw err;
   }
-}
+});

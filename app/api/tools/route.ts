@@ -1,13 +1,9 @@
-import { toErrorResponse } from "@/lib/http/http";
+import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
-  try {
-    const studio = await getStudio();
-    return Response.json({ tools: await studio.registry.list() });
-  } catch (err) {
-    return toErrorResponse(err);
-  }
-}
+export const GET = guarded("/api/tools", "GET", async () => {
+  const studio = await getStudio();
+  return Response.json({ tools: await studio.registry.list() });
+});

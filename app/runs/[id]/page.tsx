@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { needsConfirmation, requiredRunRole } from "@/lib/auth/policy";
+import { getConfigStore } from "@/lib/config/store";
 import { getStudio } from "@/lib/studio/studio";
 import { JsonView } from "@/components/runs/JsonView";
 import { RunOutput } from "@/components/runs/RunOutput";
@@ -8,6 +10,8 @@ import { formatDuration, StatusBadge } from "@/components/runs/StatusBadge";
 import { RunAgainButton } from "@/components/runs/RunAgainButton";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
+import { allowRun } from "@/components/ui/permission";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 
@@ -16,11 +20,15 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 }
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  const principal = await pageDoor("/runs/[id]");
   const { id } = await params;
   const studio = await getStudio();
   const run = await studio.runs.get(id);
   if (!run) notFound();
-  const registered = Boolean(await studio.registry.get(run.tool));
+  const tool = await studio.registry.get(run.tool);
+  const registered = Boolean(tool);
+  // Run again: the runner role, and whatever the tool's run policy asks (the server checks both).
+  const again = tool ? allowRun(principal.role, tool.spec.name, requiredRunRole(tool.spec, getConfigStore().current().config.runPolicy)) : null;
 
   const facts: [string, React.ReactNode][] = [
     ["Tool", registered ? <Link className="font-mono text-primary hover:underline" href={`/tools/${encodeURIComponent(run.tool)}`}>{run.tool}</Link> : <span className="font-mono">{run.tool} (no longer registered)</span>],
@@ -44,9 +52,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           <h1 className="text-xl font-semibold tracking-tight">Run <span className="font-mono">{run.id.slice(0, 8)}</span></h1>
           <StatusBadge status={run.status} />
           <span className="font-mono text-muted-foreground">{run.tool}</span>
-          <div className="ml-auto flex gap-2">
+          <div className="ml-auto flex items-start gap-2">
             {registered && <Link className={buttonClass.secondary} href={`/tools/${encodeURIComponent(run.tool)}?fromRun=${run.id}`}>Open in form</Link>}
-            {registered && run.status !== "running" && <RunAgainButton run={run} />}
+            {tool && again && run.status !== "running" && <RunAgainButton run={run} canRun={again.allowed} reason={again.reason} confirmBeforeRun={needsConfirmation(tool.spec)} />}
           </div>
         </div>
         <p className="mt-1 font-mono text-[12px] text-muted-foreground">{run.id}</p>

@@ -6,11 +6,13 @@ import { JsonView } from "@/components/runs/JsonView";
 import { formatDuration, StatusBadge } from "@/components/runs/StatusBadge";
 import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Compare runs" };
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<{ run?: string | string[] }> }) {
+  const principal = await pageDoor("/runs/compare");
   const ids = [(await searchParams).run ?? []].flat();
   const studio = await getStudio();
   const runs = (await Promise.all(ids.slice(0, 2).map((id) => studio.runs.get(id)))).filter((r): r is Run => r !== null);

@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { needsConfirmation, requiredRunRole } from "@/lib/auth/policy";
+import { getConfigStore } from "@/lib/config/store";
 import { displayName } from "@/lib/tools/spec";
 import { getStudio } from "@/lib/studio/studio";
 import { AnnotationBadges } from "@/components/tools/AnnotationBadges";
@@ -7,8 +9,10 @@ import { ToolDefinition } from "@/components/tools/ToolDefinition";
 import { Markdown } from "@/components/tools/Markdown";
 import { ToolIcons } from "@/components/tools/ToolIcons";
 import { Badge } from "@/components/ui/Badge";
+import { allowRole, allowRun } from "@/components/ui/permission";
 import { Workbench } from "@/components/workbench/Workbench";
 import { InferredShape } from "@/components/inference/InferredShape";
+import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +23,7 @@ export async function generateMetadata({ params }: Props) {
 }
 
 export default async function ToolPage({ params, searchParams }: Props) {
+  const principal = await pageDoor("/tools/[name]");
   const name = decodeURIComponent((await params).name);
   const { fromRun } = await searchParams;
   const studio = await getStudio();
@@ -30,6 +35,10 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const source = fromRun ? await studio.runs.get(fromRun) : null;
   const initialArgs = source && source.tool === name && isObject(source.arguments) ? source.arguments : {};
   const { runs } = await studio.runs.list({ tool: name, limit: 8 });
+
+  // What this person may do here (the server checks the same): run under the tool's run policy, keep presets.
+  const run = allowRun(principal.role, spec.name, requiredRunRole(spec, getConfigStore().current().config.runPolicy));
+  const presets = allowRole(principal.role, "runner", "save presets");
 
   return (
     <div className="space-y-4">
@@ -54,7 +63,18 @@ export default async function ToolPage({ params, searchParams }: Props) {
           </p>
         )}
       </div>
-      <Workbench key={source?.id ?? "fresh"} tool={spec} initialArgs={initialArgs} initialAgent={source?.agent} recentRuns={runs} />
+      <Workbench
+        key={source?.id ?? "fresh"}
+        tool={spec}
+        initialArgs={initialArgs}
+        initialAgent={source?.agent}
+        recentRuns={runs}
+        canRun={run.allowed}
+        runReason={run.reason}
+        canSavePresets={presets.allowed}
+        presetReason={presets.reason}
+        confirmBeforeRun={needsConfirmation(spec)}
+      />
       <InferredShape toolName={spec.name} shapes={await studio.shapes.get(spec.name, { outputSchema: spec.outputSchema, inputSchema: spec.inputSchema })} />
       <ToolDefinition tool={spec} />
     </div>

@@ -1,4 +1,5 @@
 import { getConfigStore, type ConfigState } from "@/lib/config/store";
+import { guarded } from "@/lib/studio/guarded";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +9,7 @@ const HEARTBEAT_MS = 15_000;
  * Server-Sent Events: `event: config` with `{version, loadedAt, error}` at once and whenever the
  * config file changes, a comment heartbeat every 15 s. Unsubscribes when the client goes away.
  */
-export async function GET(req: Request) {
+export const GET = guarded("/api/config/events", "GET", async (req) => {
   const store = getConfigStore();
   const encoder = new TextEncoder();
   let cleanup = () => {};
@@ -58,4 +59,4 @@ export async function GET(req: Request) {
       "x-accel-buffering": "no",
     },
   });
-}
+});

@@ -1,15 +1,12 @@
-import { errorResponse, toErrorResponse } from "@/lib/http/http";
+import { errorResponse } from "@/lib/http/http";
+import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = await ctx.params;
-    const run = await (await getStudio()).runs.get(id);
-    if (!run) return errorResponse(404, "not_found", `No run with id "${id}".`);
-    return Response.json({ run });
-  } catch (err) {
-    return toErrorResponse(err);
-  }
-}
+export const GET = guarded<{ id: string }>("/api/runs/[id]", "GET", async (_req, { params }) => {
+  const { id } = params;
+  const run = await (await getStudio()).runs.get(id);
+  if (!run) return errorResponse(404, "not_found", `No run with id "${id}".`);
+  return Response.json({ run });
+});

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DomainError } from "@/lib/domains/types";
-import { HttpError, readJson, toErrorResponse } from "@/lib/http/http";
+import { HttpError, readJson } from "@/lib/http/http";
+import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
@@ -12,18 +13,14 @@ const Body = z.strictObject({
 });
 
 /** One option domain's current choices: `{"options": [{value, label?, hint?, group?, disabled?}]}`. */
-export async function POST(req: Request) {
+export const POST = guarded("/api/tools/param-options", "POST", async (req) => {
+  const body = await readJson(req, Body);
+  const studio = await getStudio();
   try {
-    const body = await readJson(req, Body);
-    const studio = await getStudio();
-    try {
-      const { agent, options } = await studio.domains.resolve(body.domain, { agent: body.agent, args: body.args });
-      return Response.json({ options, agent }, { headers: { "Cache-Control": "no-store" } });
-    } catch (err) {
-      if (err instanceof DomainError) throw new HttpError(400, "bad_request", err.message);
-      throw err;
-    }
+    const { agent, options } = await studio.domains.resolve(body.domain, { agent: body.agent, args: body.args });
+    return Response.json({ options, agent }, { headers: { "Cache-Control": "no-store" } });
   } catch (err) {
-    return toErrorResponse(err);
+    if (err instanceof DomainError) throw new HttpError(400, "bad_request", err.message);
+    throw err;
   }
-}
+});

@@ -1,4 +1,5 @@
-import { errorResponse, toErrorResponse } from "@/lib/http/http";
+import { errorResponse } from "@/lib/http/http";
+import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
@@ -9,15 +10,11 @@ export const dynamic = "force-dynamic";
  * declares an outputSchema also `declared`, `differences` and `violations` (recent runs whose
  * output did not match it); `arguments.differences` compares with the inputSchema.
  */
-export async function GET(_req: Request, ctx: { params: Promise<{ name: string }> }) {
-  try {
-    const { name } = await ctx.params;
-    const studio = await getStudio();
-    const tool = await studio.registry.get(name);
-    if (!tool) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
-    const shapes = await studio.shapes.get(tool.spec.name, { outputSchema: tool.spec.outputSchema, inputSchema: tool.spec.inputSchema });
-    return Response.json(shapes, { headers: { "Cache-Control": "no-store" } });
-  } catch (err) {
-    return toErrorResponse(err);
-  }
-}
+export const GET = guarded<{ name: string }>("/api/tools/[name]/inferred-schema", "GET", async (_req, { params }) => {
+  const { name } = params;
+  const studio = await getStudio();
+  const tool = await studio.registry.get(name);
+  if (!tool) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+  const shapes = await studio.shapes.get(tool.spec.name, { outputSchema: tool.spec.outputSchema, inputSchema: tool.spec.inputSchema });
+  return Response.json(shapes, { headers: { "Cache-Control": "no-store" } });
+});

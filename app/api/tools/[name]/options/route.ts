@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DomainError } from "@/lib/domains/types";
-import { errorResponse, HttpError, parseWith, toErrorResponse } from "@/lib/http/http";
+import { errorResponse, HttpError, parseWith } from "@/lib/http/http";
+import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
@@ -22,21 +23,17 @@ const Query = z.strictObject({
 });
 
 /** Every domain parameter of one tool resolved at once, for the current agent and partial arguments. */
-export async function GET(req: Request, ctx: { params: Promise<{ name: string }> }) {
+export const GET = guarded<{ name: string }>("/api/tools/[name]/options", "GET", async (req, { params }) => {
+  const { name } = params;
+  const q = parseWith(Query, Object.fromEntries(new URL(req.url).searchParams), "query");
+  const studio = await getStudio();
+  const tool = await studio.registry.get(name);
+  if (!tool) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
   try {
-    const { name } = await ctx.params;
-    const q = parseWith(Query, Object.fromEntries(new URL(req.url).searchParams), "query");
-    const studio = await getStudio();
-    const tool = await studio.registry.get(name);
-    if (!tool) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
-    try {
-      const options = await studio.domains.resolveTool(tool.spec, { agent: q.agent, args: q.args });
-      return Response.json(options, { headers: { "Cache-Control": "no-store" } });
-    } catch (err) {
-      if (err instanceof DomainError) throw new HttpError(400, "bad_request", err.message);
-      throw err;
-    }
+    const options = await studio.domains.resolveTool(tool.spec, { agent: q.agent, args: q.args });
+    return Response.json(options, { headers: { "Cache-Control": "no-store" } });
   } catch (err) {
-    return toErrorResponse(err);
+    if (err instanceof DomainError) throw new HttpError(400, "bad_request", err.message);
+    throw err;
   }
-}
+});

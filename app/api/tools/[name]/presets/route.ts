@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { errorResponse, readJson, toErrorResponse } from "@/lib/http/http";
-import { getStudio, localActor } from "@/lib/studio/studio";
+import { errorResponse, readJson } from "@/lib/http/http";
+import { guarded } from "@/lib/studio/guarded";
+import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
@@ -10,25 +11,17 @@ const Body = z.strictObject({
   agent: z.string().min(1).nullable().optional(),
 });
 
-export async function GET(_req: Request, ctx: { params: Promise<{ name: string }> }) {
-  try {
-    const { name } = await ctx.params;
-    return Response.json({ presets: await (await getStudio()).presets.list(name) });
-  } catch (err) {
-    return toErrorResponse(err);
-  }
-}
+export const GET = guarded<{ name: string }>("/api/tools/[name]/presets", "GET", async (_req, { params }) => {
+  const { name } = params;
+  return Response.json({ presets: await (await getStudio()).presets.list(name) });
+});
 
 /** Saves the arguments under a name for this tool (the same name replaces the old preset). */
-export async function POST(req: Request, ctx: { params: Promise<{ name: string }> }) {
-  try {
-    const { name } = await ctx.params;
-    const body = await readJson(req, Body);
-    const studio = await getStudio();
-    if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
-    const preset = await studio.presets.save({ tool: name, name: body.name, arguments: body.arguments, agent: body.agent, createdBy: localActor() });
-    return Response.json({ preset }, { status: 201 });
-  } catch (err) {
-    return toErrorResponse(err);
-  }
-}
+export const POST = guarded<{ name: string }>("/api/tools/[name]/presets", "POST", async (req, { params, principal }) => {
+  const { name } = params;
+  const body = await readJson(req, Body);
+  const studio = await getStudio();
+  if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+  const preset = await studio.presets.save({ tool: name, name: body.name, arguments: body.arguments, agent: body.agent, createdBy: principal.actor });
+  return Response.json({ preset }, { status: 201 });
+});

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { MAX_TIMEOUT_MS } from "@/lib/execution/execute";
 import { readJson, toErrorResponse, errorResponse } from "@/lib/http/http";
 import type { Run } from "@/lib/runs/types";
-import { getStudio, localActor } from "@/lib/studio/studio";
+import { guarded } from "@/lib/studio/guarded";
+import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,8 @@ const RunBody = z.strictObject({
   arguments: z.record(z.string(), z.unknown()).optional(),
   timeoutMs: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
   replayOf: z.uuid().optional(),
-  origin: z.enum(["ui", "api"]).optional(),
+  /** Confirms a call to a destructive tool (destructiveHint): without it such a call is rejected. */
+  confirm: z.boolean().optional(),
   /** The agent the call is for; option-domain values are checked for it (default agent when unset). */
   agent: z.string().min(1).optional(),
 });
@@ -18,36 +20,38 @@ const RunBody = z.strictObject({
 /**
  * Runs a tool and returns the captured run. With `Accept: application/x-ndjson` it streams
  * `started`, `progress` and a final `run` event, so the UI can show progress and cancel.
+ * The origin is the server's: `ui` for a signed-in browser session, `api` for a token.
  */
-export async function POST(req: Request, ctx: { params: Promise<{ name: string }> }) {
-  try {
-    const { name } = await ctx.params;
-    const body = await readJson(req, RunBody);
-    const studio = await getStudio();
-    if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
-    const base = {
-      tool: name,
-      arguments: body.arguments ?? {},
-      timeoutMs: body.timeoutMs,
-      replayOf: body.replayOf,
-      origin: body.origin ?? "api",
-      actor: localActor(),
-      agent: body.agent,
-      signal: req.signal,
-    } as const;
+export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", async (req, { params, principal }) => {
+  const { name } = params;
+  const body = await readJson(req, RunBody);
+  const studio = await getStudio();
+  if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+  const base = {
+    tool: name,
+    arguments: body.arguments ?? {},
+    timeoutMs: body.timeoutMs,
+    replayOf: body.replayOf,
+    origin: principal.via === "session" ? "ui" : "api",
+    actor: principal.actor,
+    actorId: principal.userId,
+    tokenId: principal.tokenId,
+    role: principal.role,
+    confirmed: body.confirm === true,
+    requireConfirmation: true,
+    agent: body.agent,
+    signal: req.signal,
+  } as const;
 
-    if ((req.headers.get("accept") ?? "").includes("application/x-ndjson")) return stream(studio.execute, base);
+  if ((req.headers.get("accept") ?? "").includes("application/x-ndjson")) return stream(studio.execute, base);
 
-    const run = await studio.execute(base);
-    return runResponse(run);
-  } catch (err) {
-    return toErrorResponse(err);
-  }
-}
+  const run = await studio.execute(base);
+  return runResponse(run);
+});
 
 function runResponse(run: Run): Response {
   if (run.status === "rejected" && run.error) {
-    return Response.json({ error: run.error, run }, { status: 400 });
+    return Response.json({ error: run.error, run }, { status: run.error.kind === "permission_denied" ? 403 : 400 });
   }
   return Response.json({ run });
 }

@@ -1,0 +1,15 @@
+import { HttpError, requestOrigin } from "@/lib/http/http";
+import { guarded } from "@/lib/studio/guarded";
+import { getStudio } from "@/lib/studio/studio";
+
+export const dynamic = "force-dynamic";
+
+/** Signs a person out of every browser (their API tokens are revoked separately). */
+export const DELETE = guarded<{ id: string }>("/api/users/[id]/sessions", "DELETE", async (req, { params, principal }) => {
+  const studio = await getStudio();
+  const user = await studio.users.get(params.id);
+  if (!user) throw new HttpError(404, "not_found", `No user with id ${params.id}.`);
+  const count = await studio.users.revokeSessions(user.id);
+  await studio.audit.append({ actor: principal.actor, action: "user.sign-out-everywhere", target: user.email, detail: { userId: user.id, sessions: count }, from: requestOrigin(req) });
+  return Response.json({ revoked: count });
+});

@@ -1,0 +1,24 @@
+import { TokensView } from "@/components/auth/TokensView";
+import type { TokenInfo } from "@/lib/auth/tokens";
+import { getStudio } from "@/lib/studio/studio";
+import { pageDoor } from "@/app/_auth/door";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "API tokens" };
+
+export default async function TokensPage() {
+  const principal = await pageDoor("/tokens");
+  // The environment tokens (STUDIO_ADMIN_TOKEN, STUDIO_MCP_TOKEN) are no person: they own no tokens.
+  const tokens: TokenInfo[] = principal.userId ? await (await getStudio()).identity.tokens.list(principal.userId) : [];
+  return (
+    <TokensView
+      tokens={tokens}
+      role={principal.role}
+      disabledReason={
+        principal.userId
+          ? undefined
+          : `You are calling as ${principal.actor}, an environment token: environment tokens cannot own personal tokens. Sign in as a person to create and manage API tokens.`
+      }
+    />
+  );
+}

@@ -1,0 +1,137 @@
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { genericOAuth } from "better-auth/plugins";
+import type { PrismaClient } from "../db/generated/client";
+import type { Role } from "./roles";
+
+/**
+ * Accounts and sessions are better-auth's (password hashing with scrypt, sessions in the
+ * database, HttpOnly SameSite=Lax cookies, Secure under https, rate limiting), on our Prisma
+ * client so they live in the same PostgreSQL or PGlite as everything else. Sign-up is closed:
+ * people are added by an admin, by the first-admin link, or by their first SSO sign-in.
+ */
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  name?: string;
+  scopes?: string[];
+  defaultRole: Role;
+}
+
+/** What the audit log hears from sign-in and sign-out. */
+export type AuthEvent =
+  | { type: "sign-in"; userId: string; email: string; method: "password" | "sso"; ip: string | null; userAgent: string | null }
+  | { type: "sign-in.failed"; email: string | null; reason: string; ip: string | null; userAgent: string | null }
+  | { type: "sign-out"; userId: string; email: string; everywhere: boolean; ip: string | null; userAgent: string | null };
+
+export interface AuthOptions {
+  prisma: PrismaClient;
+  secret: string;
+  /** Where the studio is reached: callback URLs and the origin check use it. */
+  baseURL: string;
+  /** Other origins the browser may call from (the other loopback name, allowed hosts). */
+  trustedOrigins: string[];
+  oidc?: OidcSettings | null;
+  /** Sign-in attempts allowed per IP per window (seconds). */
+  signInLimit?: { max: number; window: number };
+  onEvent?: (e: AuthEvent) => void | Promise<void>;
+}
+
+export const OIDC_PROVIDER_ID = "oidc";
+/** The studio's only cookie prefix: better-auth.session_token etc. */
+export const SESSION_COOKIE = "better-auth.session_token";
+
+export function createAuth(o: AuthOptions) {
+  const limit = o.signInLimit ?? { max: 10, window: 60 };
+  const emit = async (e: AuthEvent) => {
+    try {
+      await o.onEvent?.(e);
+    } catch (err) {
+      console.error("[tool-studio] could not record an auth event", err);
+    }
+  };
+  const who = (headers: Headers | undefined) => ({
+    ip: headers?.get("x-forwarded-for")?.split(",")[0]?.trim() || null,
+    userAgent: headers?.get("user-agent")?.slice(0, 200) ?? null,
+  });
+  return betterAuth({
+    appName: "Tool Studio",
+    baseURL: o.baseURL,
+    basePath: "/api/auth",
+    secret: o.secret,
+    trustedOrigins: o.trustedOrigins,
+    database: prismaAdapter(o.prisma, { provider: "postgresql", transaction: true }),
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 256 },
+    user: { additionalFields: { role: { type: "string", required: false, defaultValue: "viewer", input: false } } },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    account: {
+      encryptOAuthTokens: true,
+      accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] },
+    },
+    // On everywhere (better-auth enables it only in production), shared by every instance.
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      modelName: "rateLimit",
+      window: 60,
+      max: 200,
+      customRules: { "/sign-in/email": limit, "/sign-in/social": limit },
+    },
+    advanced: { cookiePrefix: "better-auth" },
+    telemetry: { enabled: false },
+    databaseHooks: {
+      user: {
+        create: {
+          // A person's first SSO sign-in creates their account with the configured role.
+          async before(user, ctx) {
+            if (ctx?.path?.startsWith("/callback/") && o.oidc) return { data: { ...user, role: o.oidc.defaultRole } };
+            return { data: user };
+          },
+        },
+      },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-out" && ctx.path !== "/revoke-sessions") return;
+        const session = await getSessionFromCtx(ctx).catch(() => null);
+        if (session) await emit({ type: "sign-out", userId: session.user.id, email: session.user.email, everywhere: ctx.path === "/revoke-sessions", ...who(ctx.headers) });
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const isPassword = ctx.path === "/sign-in/email";
+        if (!isPassword && !ctx.path.startsWith("/callback/")) return;
+        const created = ctx.context.newSession;
+        if (created) {
+          await emit({ type: "sign-in", userId: created.user.id, email: created.user.email, method: isPassword ? "password" : "sso", ...who(ctx.headers) });
+          return;
+        }
+        const returned = ctx.context.returned;
+        if (returned instanceof APIError || isPassword) {
+          const email = isPassword && typeof ctx.body?.email === "string" ? ctx.body.email.slice(0, 200) : null;
+          const reason = returned instanceof APIError ? String(returned.body?.message ?? returned.message) : "sign-in did not complete";
+          await emit({ type: "sign-in.failed", email, reason, ...who(ctx.headers) });
+        }
+      }),
+    },
+    plugins: o.oidc
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: OIDC_PROVIDER_ID,
+                discoveryUrl: `${o.oidc.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
+                clientId: o.oidc.clientId,
+                clientSecret: o.oidc.clientSecret,
+                scopes: o.oidc.scopes ?? ["openid", "email", "profile"],
+                pkce: true,
+              },
+            ],
+          }),
+        ]
+      : [],
+  });
+}
+
+export type StudioAuth = ReturnType<typeof createAuth>;

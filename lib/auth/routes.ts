@@ -1,0 +1,96 @@
+import type { Access } from "./roles";
+
+/**
+ * Every route and page the studio serves, with who may call it. The door (door.ts) refuses any
+ * path that is not listed here, so a route cannot be added without declaring its access; a test
+ * walks app/ and checks every route file against this table and the status it answers.
+ *
+ * Patterns use the folder names of app/: `[name]` is one path segment, `[...all]` the rest.
+ * Handlers may narrow further (e.g. a token may be revoked by its owner or an admin; the run
+ * policy of lib/auth/policy.ts per tool), never widen.
+ */
+export interface RouteAccess {
+  pattern: string;
+  /** A page (answers HTML: anonymous people are sent to sign in) or an API route (JSON). */
+  kind: "page" | "api";
+  methods: Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", Access>>;
+}
+
+const page = (pattern: string, access: Access): RouteAccess => ({ pattern, kind: "page", methods: { GET: access } });
+const api = (pattern: string, methods: RouteAccess["methods"]): RouteAccess => ({ pattern, kind: "api", methods });
+
+export const ROUTES: readonly RouteAccess[] = [
+  // Pages
+  page("/", "viewer"),
+  page("/tools/[name]", "viewer"),
+  page("/runs", "viewer"),
+  page("/runs/[id]", "viewer"),
+  page("/runs/compare", "viewer"),
+  page("/triggers", "viewer"),
+  page("/servers", "viewer"),
+  page("/outbox", "viewer"),
+  page("/audit", "viewer"),
+  page("/settings", "viewer"),
+  page("/tokens", "viewer"),
+  page("/users", "admin"),
+  page("/sign-in", "public"),
+  // The one-time first-admin link printed at start (a route handler that signs the opener in).
+  { pattern: "/setup", kind: "page", methods: { GET: "public" } },
+
+  // Sign-in, sign-out, SSO callback: better-auth checks its own inputs and origins.
+  api("/api/auth/[...all]", { GET: "public", POST: "public" }),
+  api("/api/me", { GET: "viewer" }),
+  api("/api/tokens", { GET: "viewer", POST: "viewer" }),
+  api("/api/tokens/[id]", { DELETE: "viewer" }),
+  api("/api/users", { GET: "admin", POST: "admin" }),
+  api("/api/users/[id]", { PATCH: "admin", DELETE: "admin" }),
+  api("/api/users/[id]/sessions", { DELETE: "admin" }),
+
+  api("/api/tools", { GET: "viewer" }),
+  api("/api/tools/[name]", { GET: "viewer" }),
+  api("/api/tools/[name]/run", { POST: "runner" }),
+  api("/api/tools/[name]/options", { GET: "viewer" }),
+  api("/api/tools/[name]/inferred-schema", { GET: "viewer" }),
+  api("/api/tools/[name]/presets", { GET: "viewer", POST: "runner" }),
+  api("/api/tools/[name]/presets/[preset]", { DELETE: "runner" }),
+  api("/api/tools/param-options", { POST: "viewer" }),
+  api("/api/triggers/match", { POST: "viewer" }),
+
+  api("/api/runs", { GET: "viewer" }),
+  api("/api/runs/stats", { GET: "viewer" }),
+  api("/api/runs/export", { GET: "admin" }),
+  api("/api/runs/purge", { POST: "admin" }),
+  api("/api/runs/[id]", { GET: "viewer" }),
+  api("/api/runs/[id]/cancel", { POST: "runner" }),
+
+  api("/api/servers", { GET: "viewer", POST: "admin" }),
+  api("/api/servers/[name]", { PATCH: "admin", DELETE: "admin" }),
+  api("/api/config", { GET: "viewer", PUT: "admin" }),
+  api("/api/config/events", { GET: "viewer" }),
+  api("/api/audit", { GET: "viewer" }),
+  api("/api/audit/verify", { GET: "viewer" }),
+  api("/api/outbox", { GET: "viewer" }),
+  // The studio as an MCP server: listing needs viewer; tools/call checks the run policy per tool.
+  api("/api/mcp", { GET: "viewer", POST: "viewer", DELETE: "viewer" }),
+];
+
+interface Compiled {
+  route: RouteAccess;
+  re: RegExp;
+  /** Static segments first, so /runs/compare wins over /runs/[id]. */
+  specificity: number;
+}
+
+const compiled: Compiled[] = ROUTES.map((route) => {
+  const segs = route.pattern.split("/").filter(Boolean);
+  const re = segs
+    .map((s) => (s.startsWith("[...") ? "(?:/.+)" : s.startsWith("[") ? "/[^/]+" : "/" + s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return { route, re: new RegExp(`^${re || "/"}/?$`), specificity: segs.filter((s) => !s.startsWith("[")).length * 100 - segs.length };
+}).sort((a, b) => b.specificity - a.specificity);
+
+/** The declared route a path belongs to, or null when the studio serves no such path. */
+export function findRoute(pathname: string): RouteAccess | null {
+  for (const c of compiled) if (c.re.test(pathname)) return c.route;
+  return null;
+}

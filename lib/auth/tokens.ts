@@ -1,0 +1,125 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { PrismaClient } from "../db/generated/client";
+import type { CredentialProblem, Principal } from "./principal";
+import { asRole, lowerRole, roleAtLeast, type Role } from "./roles";
+import { sha256Hex } from "./secret-compare";
+
+/**
+ * Personal API tokens. A token is 32 random bytes (`tst_` + base64url), shown once; only its
+ * SHA-256 is stored, so a database dump yields no usable token. Its role is fixed at creation
+ * (no higher than the owner's) and capped again by the owner's current role at every use.
+ */
+export const TOKEN_PREFIX = "tst_";
+const NAME_MAX = 100;
+/** Writing last-used on every request would turn every read into a write: once a minute is enough. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export interface TokenInfo {
+  id: string;
+  userId: string;
+  userEmail?: string;
+  name: string;
+  role: Role;
+  /** The token's first characters, to tell tokens apart. */
+  prefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  state: "active" | "expired" | "revoked";
+}
+
+export class TokenInputError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Row = { id: string; userId: string; name: string; role: string; prefix: string; createdAt: Date; expiresAt: Date | null; lastUsedAt: Date | null; revokedAt: Date | null; user?: { email: string } };
+
+function toInfo(r: Row, now = new Date()): TokenInfo {
+  return {
+    id: r.id,
+    userId: r.userId,
+    ...(r.user ? { userEmail: r.user.email } : {}),
+    name: r.name,
+    role: asRole(r.role),
+    prefix: r.prefix,
+    createdAt: r.createdAt.toISOString(),
+    expiresAt: r.expiresAt?.toISOString() ?? null,
+    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    revokedAt: r.revokedAt?.toISOString() ?? null,
+    state: r.revokedAt ? "revoked" : r.expiresAt && r.expiresAt <= now ? "expired" : "active",
+  };
+}
+
+export class TokenStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Creates a token for a user; the returned `token` is the only time it is ever seen. */
+  async create(owner: { id: string; role: Role }, input: { name: string; role?: Role; expiresAt?: Date | null }, now = new Date()): Promise<{ token: string; info: TokenInfo }> {
+    const name = input.name.trim();
+    if (!name || name.length > NAME_MAX) throw new TokenInputError("/name", `must be 1 to ${NAME_MAX} characters`);
+    const role = input.role ?? owner.role;
+    if (!roleAtLeast(owner.role, role)) throw new TokenInputError("/role", `must be no higher than your own role (${owner.role})`);
+    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new TokenInputError("/expiresAt", "must be in the future");
+    const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
+    const row = await this.prisma.apiToken.create({
+      data: { id: randomUUID(), userId: owner.id, name, role, hash: sha256Hex(token), prefix: token.slice(0, TOKEN_PREFIX.length + 6), expiresAt: input.expiresAt ?? null },
+    });
+    return { token, info: toInfo(row, now) };
+  }
+
+  /** One user's tokens, or everyone's (admins), newest first. */
+  async list(userId?: string): Promise<TokenInfo[]> {
+    const rows = await this.prisma.apiToken.findMany({
+      where: userId ? { userId } : {},
+      include: { user: { select: { email: true } } },
+      orderBy: { createdAt: "desc" },
+      take: 1000,
+    });
+    return rows.map((r) => toInfo(r));
+  }
+
+  async get(id: string): Promise<TokenInfo | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    const row = await this.prisma.apiToken.findUnique({ where: { id }, include: { user: { select: { email: true } } } });
+    return row ? toInfo(row) : null;
+  }
+
+  /** Revokes a token (idempotent); null when there is no such token. */
+  async revoke(id: string, now = new Date()): Promise<TokenInfo | null> {
+    const existing = await this.get(id);
+    if (!existing) return null;
+    if (existing.revokedAt) return existing;
+    const row = await this.prisma.apiToken.update({ where: { id }, data: { revokedAt: now }, include: { user: { select: { email: true } } } });
+    return toInfo(row, now);
+  }
+
+  /** The principal a presented token stands for, or why it is refused. */
+  async verify(token: string, now = new Date()): Promise<{ principal: Principal } | { problem: CredentialProblem; message: string }> {
+    if (!token.startsWith(TOKEN_PREFIX)) return { problem: "invalid", message: "The bearer token is not valid." };
+    const row = await this.prisma.apiToken.findUnique({ where: { hash: sha256Hex(token) }, include: { user: { select: { id: true, email: true, name: true, role: true } } } });
+    if (!row) return { problem: "invalid", message: "The bearer token is not valid." };
+    if (row.revokedAt) return { problem: "revoked", message: `The API token "${row.name}" was revoked.` };
+    if (row.expiresAt && row.expiresAt <= now) return { problem: "expired", message: `The API token "${row.name}" expired at ${row.expiresAt.toISOString()}.` };
+    if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
+      // Best effort by design: a missed last-use stamp must not refuse a valid token.
+      await this.prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } }).catch(() => {});
+    }
+    return {
+      principal: {
+        via: "token",
+        role: lowerRole(asRole(row.role), asRole(row.user.role)),
+        userId: row.user.id,
+        actor: row.user.email,
+        name: row.user.name,
+        tokenId: row.id,
+        tokenName: row.name,
+      },
+    };
+  }
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import type { PrismaClient } from "../db/generated/client";
+import type { StudioAuth } from "./better-auth";
+import { asRole, type Role } from "./roles";
+
+/**
+ * People, as an admin manages them. Passwords are hashed by better-auth (its context's hasher),
+ * users and credential accounts created through its internal adapter, so sign-in finds them as
+ * if they had signed up. The last admin can be neither demoted nor removed.
+ */
+export interface UserInfo {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: string;
+  /** How this person signs in: "password", "oidc". */
+  methods: string[];
+  activeSessions: number;
+  activeTokens: number;
+}
+
+export class UserInputError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409,
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
+
+export class UserAdmin {
+  constructor(
+    readonly prisma: PrismaClient,
+    private readonly auth: () => StudioAuth,
+  ) {}
+
+  async count(): Promise<number> {
+    return this.prisma.user.count();
+  }
+
+  async list(): Promise<UserInfo[]> {
+    const now = new Date();
+    const rows = await this.prisma.user.findMany({
+      orderBy: { createdAt: "asc" },
+      take: 1000,
+      include: {
+        accounts: { select: { providerId: true } },
+        _count: { select: { sessions: { where: { expiresAt: { gt: now } } }, apiTokens: { where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } } } },
+      },
+    });
+    return rows.map((u) => ({
+      id: u.id,
+      email: u.email,
+      name: u.name,
+      role: asRole(u.role),
+      createdAt: u.createdAt.toISOString(),
+      methods: [...new Set(u.accounts.map((a) => (a.providerId === "credential" ? "password" : a.providerId)))],
+      activeSessions: u._count.sessions,
+      activeTokens: u._count.apiTokens,
+    }));
+  }
+
+  async get(id: string): Promise<UserInfo | null> {
+    return (await this.list()).find((u) => u.id === id) ?? null;
+  }
+
+  async create(input: { email: string; name?: string; password: string; role: Role }): Promise<UserInfo> {
+    const email = normalizeEmail(input.email);
+    checkPassword(input.password);
+    if (await this.prisma.user.findUnique({ where: { email } })) throw new UserInputError(409, "/email", `A user with the email ${email} already exists.`);
+    const ctx = await this.auth().$context;
+    const user = await ctx.internalAdapter.createUser({ email, name: input.name?.trim() || email.split("@")[0]!, emailVerified: true, role: input.role }, { method: "admin" });
+    await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await ctx.password.hash(input.password) });
+    return (await this.get(user.id))!;
+  }
+
+  /** Changes role, name, email or password; `changes` says what changed, for the audit log. */
+  async update(id: string, patch: { role?: Role; name?: string; email?: string; password?: string }): Promise<{ user: UserInfo; before: UserInfo; changes: string[] }> {
+    const before = await this.get(id);
+    if (!before) throw new UserInputError(404, "", `No user with id ${id}.`);
+    const changes: string[] = [];
+    const data: { role?: Role; name?: string; email?: string } = {};
+    if (patch.role && patch.role !== before.role) {
+      if (before.role === "admin") await this.keepAnAdmin(id, "demote");
+      data.role = patch.role;
+      changes.push("role");
+    }
+    if (patch.name !== undefined && patch.name.trim() !== before.name) {
+      if (!patch.name.trim()) throw new UserInputError(400, "/name", "must not be empty");
+      data.name = patch.name.trim();
+      changes.push("name");
+    }
+    if (patch.email !== undefined) {
+      const email = normalizeEmail(patch.email);
+      if (email !== before.email) {
+        const other = await this.prisma.user.findUnique({ where: { email } });
+        if (other && other.id !== id) throw new UserInputError(409, "/email", `A user with the email ${email} already exists.`);
+        data.email = email;
+        changes.push("email");
+      }
+    }
+    if (Object.keys(data).length) await this.prisma.user.update({ where: { id }, data });
+    if (patch.password !== undefined) {
+      checkPassword(patch.password);
+      const ctx = await this.auth().$context;
+      const hash = await ctx.password.hash(patch.password);
+      const updated = await this.prisma.account.updateMany({ where: { userId: id, providerId: "credential" }, data: { password: hash } });
+      if (!updated.count) await ctx.internalAdapter.linkAccount({ userId: id, providerId: "credential", accountId: id, password: hash });
+      changes.push("password");
+    }
+    return { user: (await this.get(id))!, before, changes };
+  }
+
+  async remove(id: string): Promise<UserInfo> {
+    const before = await this.get(id);
+    if (!before) throw new UserInputError(404, "", `No user with id ${id}.`);
+    if (before.role === "admin") await this.keepAnAdmin(id, "remove");
+    await this.prisma.user.delete({ where: { id } });
+    return before;
+  }
+
+  /** Signs a person out of every browser (their API tokens are separate and stay). */
+  async revokeSessions(id: string): Promise<number> {
+    const { count } = await this.prisma.session.deleteMany({ where: { userId: id } });
+    return count;
+  }
+
+  private async keepAnAdmin(id: string, what: "demote" | "remove"): Promise<void> {
+    const others = await this.prisma.user.count({ where: { role: "admin", id: { not: id } } });
+    if (!others) throw new UserInputError(409, "/role", `Cannot ${what} the last admin: make someone else admin first.`);
+  }
+
+  /** For the first-admin link: a user with a password nobody knows yet (they set theirs after). */
+  async createWithRandomPassword(input: { email: string; name: string; role: Role }): Promise<{ user: UserInfo; password: string }> {
+    const password = randomBytes(24).toString("base64url");
+    return { user: await this.create({ ...input, password }), password };
+  }
+}
+
+function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!EMAIL_RE.test(email) || email.length > 200) throw new UserInputError(400, "/email", "must be an email address such as ana@example.com");
+  return email;
+}
+
+function checkPassword(pw: string): void {
+  if (pw.length < 8 || pw.length > 256) throw new UserInputError(400, "/password", "must be 8 to 256 characters");
+}

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuditLog, runAuditHook } from "@/lib/audit";
+import { issueFirstAdminLink, redeemFirstAdminLink } from "@/lib/auth/first-admin";
+import { authSecret, Identity } from "@/lib/auth/identity";
+import { UserAdmin } from "@/lib/auth/users";
+import { executeTool } from "@/lib/execution/execute";
+import { Registry } from "@/lib/registry/registry";
+import { RunStore } from "@/lib/runs/store";
+import { defineTool } from "@/lib/tools/define";
+import { structured } from "@/lib/tools/output";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
+
+// Identity on a real PostgreSQL: better-auth sessions, API tokens, the environment tokens, the
+// first-admin link, and the audit trail of each.
+
+let db: TestDatabase;
+let audit: AuditLog;
+let identity: Identity;
+let users: UserAdmin;
+const BASE = "http://127.0.0.1:3999";
+const headers = (h: Record<string, string> = {}) => new Headers({ host: "127.0.0.1:3999", origin: BASE, ...h });
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  audit = new AuditLog(db.prisma);
+  identity = new Identity({
+    prisma: db.prisma,
+    env: { adminToken: "admin-secret-token", mcpToken: "mcp-secret-token" },
+    secret: await authSecret(db.prisma, {}),
+    baseURL: BASE,
+    trustedOrigins: [BASE],
+    oidc: () => null,
+    signInLimit: { max: 3, window: 60 },
+    onEvent: async (e) => {
+      await audit.append({ actor: "email" in e && e.email ? e.email : "anonymous", action: `auth.${e.type}`, detail: e });
+    },
+  });
+  users = new UserAdmin(db.prisma, () => identity.auth);
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function signIn(email: string, password: string): Promise<{ status: number; cookie: string | null }> {
+  const res = await identity.auth.handler(
+    new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json", "x-forwarded-for": "10.9.8.7" }), body: JSON.stringify({ email, password }) }),
+  );
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="));
+  return { status: res.status, cookie: cookie ? cookie.split(";")[0]! : null };
+}
+
+describe("the auth secret", () => {
+  it("is generated once and kept in the database; the environment overrides it", async () => {
+    const a = await authSecret(db.prisma, {});
+    expect(a).toHaveLength(43);
+    expect(await authSecret(db.prisma, {})).toBe(a);
+    expect(await authSecret(db.prisma, { BETTER_AUTH_SECRET: "from-env" })).toBe("from-env");
+  });
+});
+
+describe("the first-admin link", () => {
+  it("is printed while nobody exists, signs its opener in as admin once, and never again", async () => {
+    const link = await issueFirstAdminLink(db.prisma, BASE);
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:3999\/setup\?token=[A-Za-z0-9_-]{32}$/);
+    const token = new URL(link!).searchParams.get("token")!;
+    expect((await redeemFirstAdminLink(db.prisma, users, identity.auth, "wrong"))).toMatchObject({ ok: false });
+    const r = await redeemFirstAdminLink(db.prisma, users, identity.auth, token);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.user).toMatchObject({ email: "admin@studio.local", role: "admin", methods: ["password"] });
+    const cookie = r.setCookie.find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+    const who = await identity.identify(headers({ cookie }));
+    expect(who.principal).toMatchObject({ via: "session", role: "admin", actor: "admin@studio.local" });
+    // Used: the same link does nothing, and with a user there is no new link.
+    expect(await redeemFirstAdminLink(db.prisma, users, identity.auth, token)).toMatchObject({ ok: false, message: expect.stringMatching(/already used/) });
+    expect(await issueFirstAdminLink(db.prisma, BASE)).toBeNull();
+  });
+});
+
+describe("people and sessions", () => {
+  it("an admin adds a runner who signs in with a password; the session is theirs; sign-in and failures are audited", async () => {
+    const rita = await users.create({ email: "Rita@Example.com", name: "Rita", password: "correct horse", role: "runner" });
+    expect(rita).toMatchObject({ email: "rita@example.com", role: "runner" });
+    const stored = await db.prisma.account.findFirstOrThrow({ where: { userId: rita.id } });
+    expect(stored.password).not.toContain("correct horse"); // hashed by better-auth
+
+    const bad = await signIn("rita@example.com", "wrong password");
+    expect(bad.status).toBe(401);
+    const ok = await signIn("rita@example.com", "correct horse");
+    expect(ok.status).toBe(200);
+    const who = await identity.identify(headers({ cookie: ok.cookie! }));
+    expect(who.principal).toMatchObject({ via: "session", role: "runner", userId: rita.id, actor: "rita@example.com", tokenId: null });
+
+    const { entries } = await audit.list({ limit: 10 });
+    const actions = entries.map((e) => [e.action, e.actor]);
+    expect(actions).toContainEqual(["auth.sign-in", "rita@example.com"]);
+    expect(actions).toContainEqual(["auth.sign-in.failed", "rita@example.com"]);
+    expect(JSON.stringify(entries)).not.toContain("wrong password");
+  });
+
+  it("sign-in is rate limited per client address", async () => {
+    await users.create({ email: "slow@example.com", password: "password-1", role: "viewer" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await signIn("slow@example.com", "nope-nope")).status);
+    expect(statuses).toContain(429);
+  });
+
+  it("revoking a person's sessions signs them out; the last admin cannot be demoted or removed", async () => {
+    const v = await users.create({ email: "vic@example.com", password: "password-2", role: "viewer" });
+    const s = await identity.auth.api.signInEmail({ body: { email: "vic@example.com", password: "password-2" }, returnHeaders: true });
+    const cookie = s.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+    expect((await identity.identify(headers({ cookie }))).principal?.actor).toBe("vic@example.com");
+    expect(await users.revokeSessions(v.id)).toBe(1);
+    expect((await identity.identify(headers({ cookie }))).principal).toBeNull();
+
+    const admin = (await users.list()).find((u) => u.role === "admin")!;
+    await expect(users.update(admin.id, { role: "viewer" })).rejects.toThrow(/last admin/);
+    await expect(users.remove(admin.id)).rejects.toThrow(/last admin/);
+    await expect(users.create({ email: "vic@example.com", password: "password-3", role: "viewer" })).rejects.toThrow(/already exists/);
+    await expect(users.create({ email: "not-an-email", password: "password-3", role: "viewer" })).rejects.toThrow(/email address/);
+  });
+});
+
+describe("API tokens and the environment tokens", () => {
+  it("a token is shown once, stored hashed, capped by its owner's role, and refused once expired or revoked", async () => {
+    const rita = (await users.list()).find((u) => u.email === "rita@example.com")!;
+    await expect(identity.tokens.create({ id: rita.id, role: "runner" }, { name: "too high", role: "admin" })).rejects.toThrow(/no higher than your own role/);
+    const { token, info } = await identity.tokens.create({ id: rita.id, role: "runner" }, { name: "ci" });
+    expect(token).toMatch(/^tst_[A-Za-z0-9_-]{43}$/);
+    const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: info.id } });
+    expect(row.hash).not.toContain(token);
+    expect(JSON.stringify(row)).not.toContain(token.slice(10));
+
+    const who = await identity.identify(headers({ authorization: `Bearer ${token}` }));
+    expect(who.principal).toMatchObject({ via: "token", role: "runner", actor: "rita@example.com", tokenId: info.id, tokenName: "ci" });
+    expect((await identity.tokens.get(info.id))?.lastUsedAt).not.toBeNull();
+
+    // The owner's role caps the token at every use.
+    await users.update(rita.id, { role: "viewer" });
+    expect((await identity.identify(headers({ authorization: `Bearer ${token}` }))).principal?.role).toBe("viewer");
+    await users.update(rita.id, { role: "runner" });
+
+    const past = await identity.tokens.create({ id: rita.id, role: "runner" }, { name: "short", expiresAt: new Date(Date.now() + 50) });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await identity.identify(headers({ authorization: `Bearer ${past.token}` }))).toMatchObject({ principal: null, problem: "expired" });
+
+    await identity.tokens.revoke(info.id);
+    expect(await identity.identify(headers({ authorization: `Bearer ${token}` }))).toMatchObject({ principal: null, problem: "revoked" });
+    expect(await identity.identify(headers({ authorization: "Bearer tst_nottherightone" }))).toMatchObject({ principal: null, problem: "invalid" });
+  });
+
+  it("STUDIO_ADMIN_TOKEN is an admin everywhere; STUDIO_MCP_TOKEN a runner on /api/mcp only; a bad bearer never falls back to the cookie", async () => {
+    expect((await identity.identify(headers({ authorization: "Bearer admin-secret-token" }))).principal).toMatchObject({ via: "admin-token", role: "admin", userId: null });
+    expect((await identity.identify(headers({ authorization: "Bearer mcp-secret-token" }), { mcp: true })).principal).toMatchObject({ via: "mcp-token", role: "runner" });
+    expect((await identity.identify(headers({ authorization: "Bearer mcp-secret-token" }))).principal).toBeNull();
+    const ok = await signIn("vic@example.com", "password-2");
+    expect((await identity.identify(headers({ authorization: "Bearer wrong", cookie: ok.cookie ?? "" }))).principal).toBeNull();
+  });
+});
+
+describe("a run and its audit entry", () => {
+  it("commit together, naming the user and the token", async () => {
+    const echo = defineTool({
+      name: "echo",
+      description: "echo",
+      inputSchema: { type: "object", properties: { msg: { type: "string" } }, additionalProperties: false } as const,
+      annotations: { readOnlyHint: true },
+      async run({ msg }) {
+        return structured({ msg });
+      },
+    });
+    const registry = new Registry();
+    registry.addSource({ id: "builtin", list: () => [echo] });
+    const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
+    const run = await executeTool({ registry, runs }, { tool: "echo", arguments: { msg: "hi" }, origin: "api", actor: "rita@example.com", actorId: "user-1", tokenId: "token-1", role: "runner" });
+    expect(run).toMatchObject({ status: "success", actor: "rita@example.com", actorId: "user-1", tokenId: "token-1", origin: "api" });
+    const { entries } = await audit.list({ action: "run", limit: 1 });
+    expect(entries[0]).toMatchObject({ actor: "rita@example.com", target: "echo", detail: { runId: run.id, status: "success", origin: "api", userId: "user-1", tokenId: "token-1" } });
+    expect((await runs.list({ actor: "rita@example.com" })).runs[0]?.id).toBe(run.id);
+
+    const denied = await executeTool({ registry, runs, runPolicy: () => [{ tool: "echo", role: "admin" }] }, { tool: "echo", arguments: {}, origin: "api", actor: "rita@example.com", role: "runner" });
+    expect(denied).toMatchObject({ status: "rejected", error: { kind: "permission_denied", message: expect.stringMatching(/needs the admin role/) } });
+    expect((await audit.verify()).ok).toBe(true);
+  });
+});
