@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 
 const port = Number(process.env.E2E_PORT ?? 3123);
+const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3124);
 // Each e2e run gets its own embedded database, so no run sees another's data.
 // Set once in the runner process; workers inherit it, so they all edit the server's config file.
 process.env.E2E_DIR ??= path.join(os.tmpdir(), `tool-studio-e2e-${Date.now()}`);
@@ -37,12 +38,34 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  webServer: {
-    command: "node scripts/studio.mjs",
-    url: `http://127.0.0.1:${port}/api/tools`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: { PORT: String(port), STUDIO_DATA_DIR: dataDir, STUDIO_CONFIG: e2eConfigPath, DATABASE_URL: "", STUDIO_ADMIN_TOKEN: process.env.E2E_ADMIN_TOKEN, STUDIO_SIGNIN_RATE_LIMIT: "200/60" },
-  },
+  webServer: [
+    {
+      // A real OpenID provider for the SSO test (e2e/support/oidc-provider.mjs).
+      command: "node e2e/support/oidc-provider.mjs",
+      url: `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      env: { OIDC_PORT: String(oidcPort), STUDIO_URL: `http://127.0.0.1:${port}` },
+    },
+    {
+      command: "node scripts/studio.mjs",
+      url: `http://127.0.0.1:${port}/api/tools`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        PORT: String(port),
+        STUDIO_DATA_DIR: dataDir,
+        STUDIO_CONFIG: e2eConfigPath,
+        DATABASE_URL: "",
+        STUDIO_ADMIN_TOKEN: process.env.E2E_ADMIN_TOKEN,
+        // The specs sign in many times from one address.
+        STUDIO_SIGNIN_RATE_LIMIT: "200/60",
+        STUDIO_OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+        STUDIO_OIDC_CLIENT_ID: "tool-studio",
+        STUDIO_OIDC_CLIENT_SECRET: "tool-studio-test-secret",
+        STUDIO_OIDC_NAME: "Test SSO",
+      },
+    },
+  ],
 });

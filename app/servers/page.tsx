@@ -1,4 +1,5 @@
 import { ServersView } from "@/components/servers/ServersView";
+import { allowRole } from "@/components/ui/permission";
 import { getStudio } from "@/lib/studio/studio";
 import { pageDoor } from "@/app/_auth/door";
 
@@ -8,5 +9,7 @@ export const metadata = { title: "Servers" };
 export default async function ServersPage() {
   const principal = await pageDoor("/servers");
   const studio = await getStudio();
-  return <ServersView initial={studio.mcp.states()} />;
+  // Adding, enabling, disabling and removing servers are admin routes; the list is for everyone.
+  const admin = allowRole(principal.role, "admin", "add, enable, disable or remove servers");
+  return <ServersView initial={studio.mcp.states()} canAdmin={admin.allowed} reason={admin.reason} />;
 }

@@ -1,6 +1,7 @@
 import { getConfigStore } from "@/lib/config/store";
 import { redactConfig, redactConfigText } from "@/lib/config/secrets";
 import { ConfigEditor } from "@/components/settings/ConfigEditor";
+import { allowRole } from "@/components/ui/permission";
 import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
@@ -11,6 +12,8 @@ export default async function SettingsPage() {
   const store = getConfigStore();
   const state = store.current();
   const raw = redactConfigText(store.raw());
+  // Everyone may read the config; saving it (PUT /api/config) is for admins.
+  const save = allowRole(principal.role, "admin", "change the config");
   return (
     <div className="space-y-4">
       <div>
@@ -22,6 +25,8 @@ export default async function SettingsPage() {
       </div>
       <ConfigEditor
         initial={{ config: redactConfig(state.config), version: state.version, loadedAt: state.loadedAt, path: state.path, error: state.error, configVersion: state.configVersion, raw }}
+        canSave={save.allowed}
+        saveReason={save.reason}
       />
     </div>
   );

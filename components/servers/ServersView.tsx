@@ -5,10 +5,12 @@ import { Plus, Trash2 } from "lucide-react";
 import type { McpServerState } from "@/lib/mcp/source";
 import { Badge, type Tone } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
 
 const STATE_TONE: Record<string, Tone> = { connected: "success", connecting: "primary", failed: "danger", disconnected: "neutral" };
 const field = "h-8 w-full rounded-md border bg-background px-2";
+const REASON_ID = "servers-admin-reason";
 
 /** Lines `KEY=VALUE` (env) or `Key: Value` (headers) to a record; blank lines ignored. */
 function pairs(text: string, sep: "=" | ":"): Record<string, string> {
@@ -20,9 +22,14 @@ function pairs(text: string, sep: "=" | ":"): Record<string, string> {
   return out;
 }
 
-export function ServersView({ initial }: { initial: McpServerState[] }) {
+/**
+ * The MCP servers and their state. Changing them needs the admin role (`canAdmin`); for anyone else
+ * the controls stay in place, disabled, and `reason` says why (beside "Add server", and as each
+ * control's title and description).
+ */
+export function ServersView({ initial, canAdmin, reason = null }: { initial: McpServerState[]; canAdmin: boolean; reason?: string | null }) {
   const [servers, setServers] = useState(initial);
-  const [adding, setAdding] = useState(initial.length === 0);
+  const [adding, setAdding] = useState(canAdmin && initial.length === 0);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [form, setForm] = useState({ name: "", transport: "stdio", command: "", args: "", env: "", cwd: "", url: "", headers: "" });
@@ -37,6 +44,7 @@ export function ServersView({ initial }: { initial: McpServerState[] }) {
 
   const add = async (e: React.FormEvent) => {
     e.preventDefault();
+    if (!canAdmin) return;
     setBusy(true);
     setError(null);
     const entry =
@@ -62,17 +70,22 @@ export function ServersView({ initial }: { initial: McpServerState[] }) {
   };
 
   const toggle = async (name: string, enabled: boolean) => {
+    if (!canAdmin) return;
     setError(null);
     const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ enabled }) });
     if (!res.ok) setError((await res.json()).error?.message ?? `HTTP ${res.status}`);
   };
 
   const remove = async (name: string) => {
+    if (!canAdmin) return;
     if (!confirm(`Remove the MCP server "${name}" from the config? Its run history stays.`)) return;
     const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, { method: "DELETE" });
     if (!res.ok) setError((await res.json()).error?.message ?? `HTTP ${res.status}`);
     else setServers((s) => s.filter((x) => x.name !== name));
   };
+
+  const locked = !canAdmin ? reason ?? undefined : undefined;
+  const describedBy = !canAdmin && reason ? REASON_ID : undefined;
 
   return (
     <div className="space-y-4">
@@ -81,12 +94,24 @@ export function ServersView({ initial }: { initial: McpServerState[] }) {
           <h1 className="text-lg font-semibold tracking-tight">MCP servers</h1>
           <p className="text-muted-foreground">Tool sources over stdio or Streamable HTTP. They live in the runtime config (Settings); a server that dies is reconnected with backoff.</p>
         </div>
-        <button type="button" className={`${buttonClass.primary} ml-auto`} onClick={() => setAdding((a) => !a)} data-testid="add-server-toggle">
-          <Plus className="size-3.5" /> Add server
-        </button>
+        <div className="ml-auto flex flex-col items-end gap-1">
+          <button
+            type="button"
+            className={buttonClass.primary}
+            onClick={() => setAdding((a) => !a)}
+            disabled={!canAdmin}
+            title={locked}
+            aria-describedby={describedBy}
+            aria-expanded={canAdmin ? adding : undefined}
+            data-testid="add-server-toggle"
+          >
+            <Plus className="size-3.5" /> Add server
+          </button>
+          {!canAdmin && reason && <DisabledReason id={REASON_ID} reason={reason} testId="servers-admin-reason" className="max-w-sm" />}
+        </div>
       </div>
 
-      {adding && (
+      {adding && canAdmin && (
         <Card title="Add a server">
           <form onSubmit={add} className="grid gap-3 md:grid-cols-2" aria-label="Add an MCP server">
             <label className="space-y-1">
@@ -141,7 +166,9 @@ export function ServersView({ initial }: { initial: McpServerState[] }) {
 
       {error && !adding && <p role="alert" className="text-destructive">{error}</p>}
       {servers.length === 0 ? (
-        <div className="rounded-lg border border-dashed p-10 text-center text-muted-foreground">No MCP server yet. Add one, or declare it under <code>mcpServers</code> in Settings.</div>
+        <div className="rounded-lg border border-dashed p-10 text-center text-muted-foreground">
+          {canAdmin ? <>No MCP server yet. Add one, or declare it under <code>mcpServers</code> in Settings.</> : "No MCP server yet. An admin can add one."}
+        </div>
       ) : (
         <ul className="space-y-2" aria-label="Servers">
           {servers.map((s) => (
@@ -155,10 +182,26 @@ export function ServersView({ initial }: { initial: McpServerState[] }) {
                   {s.serverInfo && <span className="text-muted-foreground">{s.serverInfo.name} {s.serverInfo.version}</span>}
                   <Link href={`/?source=${encodeURIComponent(`mcp:${s.name}`)}`} className="text-primary hover:underline">{s.toolCount} tool{s.toolCount === 1 ? "" : "s"}</Link>
                   {s.failures > 0 && s.nextRetryAt && <span className="text-muted-foreground">retry #{s.failures} at {new Date(s.nextRetryAt).toLocaleTimeString()}</span>}
-                  <button type="button" className={`${buttonClass.ghost} ml-auto`} onClick={() => toggle(s.name, !s.enabled)} aria-label={`${s.enabled ? "Disable" : "Enable"} ${s.name}`}>
+                  <button
+                    type="button"
+                    className={`${buttonClass.ghost} ml-auto`}
+                    onClick={() => toggle(s.name, !s.enabled)}
+                    disabled={!canAdmin}
+                    title={locked}
+                    aria-describedby={describedBy}
+                    aria-label={`${s.enabled ? "Disable" : "Enable"} ${s.name}`}
+                  >
                     {s.enabled ? "Disable" : "Enable"}
                   </button>
-                  <button type="button" className={buttonClass.ghost} onClick={() => remove(s.name)} aria-label={`Remove ${s.name}`}>
+                  <button
+                    type="button"
+                    className={buttonClass.ghost}
+                    onClick={() => remove(s.name)}
+                    disabled={!canAdmin}
+                    title={locked}
+                    aria-describedby={describedBy}
+                    aria-label={`Remove ${s.name}`}
+                  >
                     <Trash2 className="size-3.5" /> Remove
                   </button>
                 </div>

@@ -8,6 +8,7 @@ import configSchema from "@/public/schemas/runtime-config.schema.json";
 import { formatTime } from "@/components/runs/RunTable";
 import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
 
 const JsonEditor = dynamic(() => import("@/components/workbench/JsonEditor"), {
@@ -40,7 +41,13 @@ const SCHEMA_URI = "inmemory://tool-studio/public/schemas/runtime-config.schema.
 
 type Live = "connecting" | "live" | "reconnecting";
 
-export function ConfigEditor({ initial }: { initial: ConfigSnapshot }) {
+const SAVE_REASON_ID = "config-save-reason";
+
+/**
+ * The config file's editor. Saving needs the admin role (`canSave`): for anyone else the text is
+ * read-only, Save stays in place disabled, and `saveReason` says why.
+ */
+export function ConfigEditor({ initial, canSave = true, saveReason = null }: { initial: ConfigSnapshot; canSave?: boolean; saveReason?: string | null }) {
   const [server, setServer] = useState(initial); // the latest state the server told us about
   const [base, setBase] = useState({ text: initial.raw, version: initial.version }); // what the editor was loaded from
   const [text, setText] = useState(initial.raw);
@@ -161,11 +168,13 @@ export function ConfigEditor({ initial }: { initial: ConfigSnapshot }) {
   // Ctrl/Cmd+S saves (capture phase: before Monaco and instead of the browser's "Save page").
   const saveRef = useRef(save);
   saveRef.current = save;
+  const canSaveRef = useRef(canSave);
+  canSaveRef.current = canSave;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
         e.preventDefault();
-        if (latest.current.dirty) void saveRef.current();
+        if (latest.current.dirty && canSaveRef.current) void saveRef.current();
       }
     };
     window.addEventListener("keydown", onKey, true);
@@ -210,7 +219,16 @@ export function ConfigEditor({ initial }: { initial: ConfigSnapshot }) {
               <button type="button" className={buttonClass.secondary} onClick={revert} disabled={!dirty || saving} data-testid="config-revert">
                 <RotateCcw className="size-3.5" /> Revert
               </button>
-              <button type="button" className={buttonClass.primary} onClick={() => void save()} disabled={!dirty || saving} data-testid="config-save">
+              {!canSave && saveReason && <DisabledReason id={SAVE_REASON_ID} reason={saveReason} testId="config-save-reason" className="max-w-xs" />}
+              <button
+                type="button"
+                className={buttonClass.primary}
+                onClick={() => void save()}
+                disabled={!canSave || !dirty || saving}
+                title={!canSave ? saveReason ?? undefined : undefined}
+                aria-describedby={!canSave && saveReason ? SAVE_REASON_ID : undefined}
+                data-testid="config-save"
+              >
                 <Save className="size-3.5" /> {saving ? "Saving…" : "Save"}
               </button>
             </>
@@ -226,16 +244,29 @@ export function ConfigEditor({ initial }: { initial: ConfigSnapshot }) {
                 <button type="button" className={buttonClass.secondary} onClick={() => void loadFromDisk()} title="Replace your unsaved edits with the file as it is on disk">
                   <HardDriveDownload className="size-3.5" /> Load from disk
                 </button>
-                <button type="button" className={buttonClass.danger} onClick={() => void save({ overwrite: true })} disabled={saving} title="Save your text over the other change">
+                <button
+                  type="button"
+                  className={buttonClass.danger}
+                  onClick={() => void save({ overwrite: true })}
+                  disabled={saving || !canSave}
+                  title={!canSave ? saveReason ?? undefined : "Save your text over the other change"}
+                  aria-describedby={!canSave && saveReason ? SAVE_REASON_ID : undefined}
+                >
                   Overwrite with mine
                 </button>
               </div>
             )}
 
-            <JsonEditor value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} />
+            <JsonEditor value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} readOnly={!canSave} />
 
             <div className="flex flex-wrap items-center gap-2 text-[12px] text-muted-foreground">
-              <kbd className="rounded border bg-muted px-1.5 py-0.5 font-mono text-[11px]">Ctrl/⌘ + S</kbd> saves. Comments and trailing commas are fine.
+              {canSave ? (
+                <>
+                  <kbd className="rounded border bg-muted px-1.5 py-0.5 font-mono text-[11px]">Ctrl/⌘ + S</kbd> saves. Comments and trailing commas are fine.
+                </>
+              ) : (
+                <span data-testid="config-read-only">Read-only for your role: you can read and copy the config; an admin can change it.</span>
+              )}
               {savedAt !== null && !problem && (
                 <span role="status" className="text-success" data-testid="config-saved">
                   Saved: version {server.version} is in use.

@@ -31,6 +31,6 @@ export function allowRun(have: Role, toolName: string, required: { role: Role; r
   if (!base.allowed || roleAtLeast(have, required.role)) return base;
   return {
     allowed: false,
-    reason: `Running ${toolName} needs the ${required.role} role under ${describeRule(required.rule)}; your role is ${have}${required.role === "admin" ? " — only admins can." : ` — ask an admin for the ${required.role} role.`}`,
+    reason: `Running ${toolName} needs the ${required.role} role (${describeRule(required.rule)}); your role is ${have}.`,
   };
 }
