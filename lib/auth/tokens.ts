@@ -30,6 +30,7 @@ export interface TokenInfo {
 }
 
 export class TokenInputError extends Error {
+  override readonly name = "TokenInputError";
   constructor(
     readonly field: string,
     message: string,
@@ -37,6 +38,9 @@ export class TokenInputError extends Error {
     super(message);
   }
 }
+
+/** By name: see isUserInputError in users.ts. */
+export const isTokenInputError = (e: unknown): e is TokenInputError => e instanceof Error && e.name === "TokenInputError";
 
 type Row = { id: string; userId: string; name: string; role: string; prefix: string; createdAt: Date; expiresAt: Date | null; lastUsedAt: Date | null; revokedAt: Date | null; user?: { email: string } };
 

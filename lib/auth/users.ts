@@ -21,6 +21,7 @@ export interface UserInfo {
 }
 
 export class UserInputError extends Error {
+  override readonly name = "UserInputError";
   constructor(
     readonly status: 400 | 404 | 409,
     readonly field: string,
@@ -29,6 +30,12 @@ export class UserInputError extends Error {
     super(message);
   }
 }
+
+/**
+ * By name, not instanceof: Next bundles lib/ into each route's chunks, so the class that threw
+ * (in the studio, booted by whichever route came first) may be another copy than the catcher's.
+ */
+export const isUserInputError = (e: unknown): e is UserInputError => e instanceof Error && e.name === "UserInputError";
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 

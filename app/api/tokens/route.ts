@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/auth/roles";
-import { TokenInputError } from "@/lib/auth/tokens";
+import { isTokenInputError } from "@/lib/auth/tokens";
 import { HttpError, readJson, requestOrigin } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
@@ -33,7 +33,7 @@ export const POST = guarded("/api/tokens", "POST", async (req, { principal }) =>
     await studio.audit.append({ actor: principal.actor, action: "token.create", target: info.name, detail: { tokenId: info.id, role: info.role, expiresAt: info.expiresAt, userId: principal.userId }, from: requestOrigin(req) });
     return Response.json({ token, info }, { status: 201, headers: { "cache-control": "no-store" } });
   } catch (err) {
-    if (err instanceof TokenInputError) throw new HttpError(400, "bad_request", `Invalid request body: ${err.field} ${err.message}`, [{ path: err.field, message: err.message }]);
+    if (isTokenInputError(err)) throw new HttpError(400, "bad_request", `Invalid request body: ${err.field} ${err.message}`, [{ path: err.field, message: err.message }]);
     throw err;
   }
 });
