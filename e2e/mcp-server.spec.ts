@@ -4,14 +4,24 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 // The studio as an MCP server over real HTTP (no browser): the v2 MCP client talks to
 // /api/mcp of the running studio, and the calls show up as runs with origin "mcp".
 
-type RunRow = { id: string; tool: string; status: string; origin: string; clientName: string | null };
+type RunRow = { id: string; tool: string; status: string; origin: string; clientName: string | null; actor: string; tokenId: string | null };
 
-async function connect(baseURL: string, name: string, era: "modern" | "legacy"): Promise<Client> {
+// MCP clients authenticate like every other caller: here with a runner's personal API token.
+const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3123}`;
+const runnerEmail = `mcp-runner-${Date.now().toString(36)}@example.com`;
+let token = "";
+test.beforeAll(async () => {
+  const admin = { authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}`, "content-type": "application/json", origin: BASE };
+  expect((await fetch(`${BASE}/api/users`, { method: "POST", headers: admin, body: JSON.stringify({ email: runnerEmail, password: "mcp-runner-pw", role: "runner" }) })).status).toBe(201);
+  const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: BASE }, body: JSON.stringify({ email: runnerEmail, password: "mcp-runner-pw" }) });
+  const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+  const created = await fetch(`${BASE}/api/tokens`, { method: "POST", headers: { cookie, origin: BASE, "content-type": "application/json" }, body: JSON.stringify({ name: "mcp e2e" }) });
+  token = (await created.json()).token;
+});
+
+async function connect(baseURL: string, name: string, era: "modern" | "legacy", bearer = token): Promise<Client> {
   const client = new Client({ name, version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
-  const token = process.env.STUDIO_MCP_TOKEN;
-  const transport = new StreamableHTTPClientTransport(new URL("/api/mcp", baseURL), {
-    ...(token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}),
-  });
+  const transport = new StreamableHTTPClientTransport(new URL("/api/mcp", baseURL), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } });
   await client.connect(transport);
   return client;
 }
@@ -43,7 +53,8 @@ for (const era of ["modern", "legacy"] as const) {
       expect(typeof runId).toBe("string");
 
       const run = (await runsOf(request, "add")).find((r) => r.id === runId);
-      expect(run).toMatchObject({ tool: "add", status: "success", origin: "mcp", clientName: name });
+      expect(run).toMatchObject({ tool: "add", status: "success", origin: "mcp", clientName: name, actor: runnerEmail });
+      expect(run?.tokenId).toBeTruthy();
 
       const invalid = await client.callTool({ name: "add", arguments: { a: "x" } });
       expect(invalid.isError).toBe(true);
@@ -76,4 +87,11 @@ test("closing the stream of a 2026-07-28 call cancels its run", async ({ baseURL
 test("GET /api/mcp without a session is answered 405 (2026-07-28 has no GET stream)", async ({ request }) => {
   const get = await request.get("/api/mcp");
   expect(get.status()).toBe(405);
+});
+
+test("without a token the MCP endpoint answers 401 with a Bearer challenge", async ({ baseURL }) => {
+  const res = await fetch(new URL("/api/mcp", baseURL), { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+  expect(res.status).toBe(401);
+  expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
+  await expect(connect(baseURL!, "no-token", "modern", "tst_wrong")).rejects.toThrow();
 });

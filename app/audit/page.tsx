@@ -6,6 +6,7 @@ import { AuditTable, ChainBadge } from "@/components/audit/AuditTable";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
 import { pageDoor } from "@/app/_auth/door";
+import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Audit" };
@@ -45,7 +46,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   try {
     page = await studio.audit.list({ ...filter, cursor: q.cursor || undefined });
   } catch (err) {
-    if (!(err instanceof AuditCursorError)) throw err;
+    if (!isErrorNamed(err, "AuditCursorError")) throw err;
     cursorError = true;
     page = await studio.audit.list(filter);
   }

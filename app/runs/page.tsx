@@ -13,6 +13,7 @@ import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
 import { allowRole } from "@/components/ui/permission";
 import { pageDoor } from "@/app/_auth/door";
+import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "History" };
@@ -34,7 +35,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   try {
     page = await studio.runs.list({ ...filter, cursor: raw.cursor, limit: 50 });
   } catch (err) {
-    if (!(err instanceof CursorError)) throw err;
+    if (!isErrorNamed(err, "CursorError")) throw err;
     cursorError = true;
     page = await studio.runs.list({ ...filter, limit: 50 });
   }

@@ -136,8 +136,12 @@ export interface AuditFilter {
   cursor?: string;
 }
 
-export class AuditCursorError extends Error {}
-export class AuditInputError extends Error {}
+export class AuditCursorError extends Error {
+  override readonly name = "AuditCursorError";
+}
+export class AuditInputError extends Error {
+  override readonly name = "AuditInputError";
+}
 
 /** The fields the hash covers, as stored. */
 export interface HashedFields {

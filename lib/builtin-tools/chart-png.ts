@@ -1,6 +1,6 @@
 import { PNG } from "pngjs";
 import { defineTool } from "../tools/define";
-import { ToolError } from "../tools/errors";
+import { ToolError, isToolError } from "../tools/errors";
 import { text, type ImageContent } from "../tools/output";
 import { GLYPH_ADVANCE, GLYPH_HEIGHT, glyph, textWidth } from "./chart-font";
 
@@ -351,7 +351,7 @@ export const chartPngTool = defineTool({
   invocationTriggers: ["chart", "plot", "graph", "bar chart", "line chart", "visualize numbers"],
   timeoutMs: 10_000,
   async run({ values, kind = "bar", width = 480, height = 240, title }, ctx) {
-    if (ctx.signal.aborted) throw ctx.signal.reason instanceof ToolError ? ctx.signal.reason : new ToolError("cancelled", "The chart was cancelled.");
+    if (ctx.signal.aborted) throw isToolError(ctx.signal.reason) ? ctx.signal.reason : new ToolError("cancelled", "The chart was cancelled.");
     const bad = values.findIndex((v) => !Number.isFinite(v));
     if (bad >= 0) {
       throw new ToolError("invalid_args", "Every value must be a finite number.", {

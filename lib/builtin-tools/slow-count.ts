@@ -1,10 +1,10 @@
 import { defineTool } from "../tools/define";
-import { ToolError } from "../tools/errors";
+import { ToolError, isToolError } from "../tools/errors";
 import { structured } from "../tools/output";
 
 /** The error to raise once the signal is aborted: its reason when that is a ToolError, else "cancelled". */
 function abortError(signal: AbortSignal, counted: number): ToolError {
-  if (signal.reason instanceof ToolError) return signal.reason;
+  if (isToolError(signal.reason)) return signal.reason;
   return new ToolError("cancelled", `The count was cancelled after ${counted} step${counted === 1 ? "" : "s"}.`);
 }
 

@@ -26,4 +26,6 @@ export interface DomainContext {
 export type DomainResolver = (ctx: DomainContext) => DomainOption[] | Promise<DomainOption[]>;
 
 /** A domain id or agent that does not exist: a client error, with the valid names. */
-export class DomainError extends Error {}
+export class DomainError extends Error {
+  override readonly name = "DomainError";
+}

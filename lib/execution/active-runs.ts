@@ -1,7 +1,11 @@
 import { ToolError } from "../tools/errors";
 
-/** Runs in flight in this process, so a cancel request can reach them. */
-const active = new Map<string, AbortController>();
+/**
+ * Runs in flight in this process, so a cancel request can reach them. On globalThis: Next loads
+ * this module once for pages and once for route handlers, and both must see the same runs.
+ */
+const g = globalThis as typeof globalThis & { __toolStudioActiveRuns?: Map<string, AbortController> };
+const active = (g.__toolStudioActiveRuns ??= new Map<string, AbortController>());
 
 export function trackRun(id: string, controller: AbortController): () => void {
   active.set(id, controller);

@@ -3,7 +3,7 @@ import type { Registry } from "../registry/registry";
 import type { RunStore, RunOutcome, RunStart } from "../runs/store";
 import type { Run, RunOrigin } from "../runs/types";
 import type { ProgressUpdate, RegisteredTool } from "../tools/define";
-import { ToolError, toToolError, type ErrorKind } from "../tools/errors";
+import { isToolError, ToolError, toToolError, type ErrorKind } from "../tools/errors";
 import { specHash } from "../tools/hash";
 import type { ContentBlock, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
@@ -62,10 +62,14 @@ export interface ExecuteDeps {
 
 /** Thrown for a tool name the registry does not know: nothing ran, nothing is captured. */
 export class UnknownToolError extends ToolError {
+  /** Marks it across bundle copies (see isErrorNamed in lib/tools/errors.ts). */
+  readonly unknownTool = true;
   constructor(name: string) {
     super("not_found", `No tool named "${name}" is registered.`);
   }
 }
+
+export const isUnknownToolError = (err: unknown): err is UnknownToolError => isToolError(err) && (err as { unknownTool?: unknown }).unknownTool === true;
 
 /**
  * Validates, runs and captures one tool call. Every call that reaches a known tool is

@@ -1,10 +1,11 @@
 import type { ZodType } from "zod";
-import { ToolError, type ErrorKind, type FieldError } from "../tools/errors";
+import { isErrorNamed, isToolError, type ErrorKind, type FieldError } from "../tools/errors";
 
 /** Request bodies above this are refused before they are read in full. */
 export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024;
 
 export class HttpError extends Error {
+  override readonly name = "HttpError";
   constructor(
     readonly status: number,
     readonly kind: ErrorKind | "payload_too_large" | "bad_request" | "unauthenticated" | "forbidden" | "conflict",
@@ -21,8 +22,11 @@ export function errorResponse(status: number, kind: string, message: string, det
 
 /** Maps anything thrown in a handler to a JSON error; unexpected errors never leak their text. */
 export function toErrorResponse(err: unknown): Response {
-  if (err instanceof HttpError) return errorResponse(err.status, err.kind, err.message, err.details);
-  if (err instanceof ToolError) {
+  if (isErrorNamed(err, "HttpError")) {
+    const h = err as HttpError;
+    return errorResponse(h.status, h.kind, h.message, h.details);
+  }
+  if (isToolError(err)) {
     const status = err.kind === "not_found" ? 404 : err.kind === "invalid_args" ? 400 : 500;
     return errorResponse(status, err.kind, err.message, err.fields);
   }

@@ -1,5 +1,5 @@
 import jsonata from "jsonata";
-import { ToolError } from "../tools/errors";
+import { ToolError, isToolError } from "../tools/errors";
 
 /**
  * JSONata, the one expression language tools may run (json_query, runtime-defined tools): depth
@@ -34,14 +34,14 @@ export class JsonataError extends Error {
 
 function asJsonataError(err: unknown): JsonataError | undefined {
   if (err instanceof JsonataError) return err;
-  if (typeof err === "object" && err !== null && !(err instanceof ToolError) && typeof (err as { code?: unknown }).code === "string") {
+  if (typeof err === "object" && err !== null && !isToolError(err) && typeof (err as { code?: unknown }).code === "string") {
     return new JsonataError(err as { code: string });
   }
   return undefined;
 }
 
 export function abortError(signal: AbortSignal): ToolError {
-  return signal.reason instanceof ToolError ? signal.reason : new ToolError("cancelled", "The evaluation was cancelled.");
+  return isToolError(signal.reason) ? signal.reason : new ToolError("cancelled", "The evaluation was cancelled.");
 }
 
 export const isJsonataFunction = (v: unknown): boolean =>

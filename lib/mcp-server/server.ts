@@ -13,7 +13,7 @@ import {
   type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
-import { UnknownToolError, type ExecuteRequest } from "../execution/execute";
+import { isUnknownToolError, type ExecuteRequest } from "../execution/execute";
 import { MAX_BODY_BYTES } from "../http/http";
 import type { Registry } from "../registry/registry";
 import type { Run } from "../runs/types";
@@ -146,7 +146,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
               },
       });
     } catch (err) {
-      if (err instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      if (isUnknownToolError(err)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
       console.error("[tool-studio] MCP tools/call failed", err);
       throw new ProtocolError(ProtocolErrorCode.InternalError, "Internal error in the studio; see the server log.");
     }

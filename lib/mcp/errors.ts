@@ -1,5 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
-import { ToolError, type ErrorKind } from "../tools/errors";
+import { ToolError, type ErrorKind, isToolError } from "../tools/errors";
 
 /** JSON-RPC error codes that matter here. */
 export const JSONRPC = {
@@ -50,7 +50,7 @@ export function isNetworkFailure(err: unknown): boolean {
  * signal's reason.)
  */
 export function toMcpToolError(err: unknown, server: string): ToolError {
-  if (err instanceof ToolError) return err;
+  if (isToolError(err)) return err;
   const detail = errorDetail(err);
   const make = (kind: ErrorKind, message: string) => new ToolError(kind, message, { detail, cause: err });
   const label = server ? `MCP server "${server}"` : "The MCP server";

@@ -46,7 +46,9 @@ export interface RunPage extends RunFilter {
 const json = (v: unknown) => (v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 const nullableJson = (v: unknown) => (v === undefined || v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
-export class CursorError extends Error {}
+export class CursorError extends Error {
+  override readonly name = "CursorError";
+}
 
 /** Keyset cursor: the (startedAt, id) of the last row of a page. */
 export function encodeCursor(row: { startedAt: Date; id: string }): string {

@@ -1,7 +1,7 @@
 import type { RuntimeConfig, RuntimeToolConfig } from "../config/schema";
 import type { ToolSourceProvider } from "../registry/registry";
 import type { RegisteredTool, ToolContext } from "../tools/define";
-import { ToolError } from "../tools/errors";
+import { ToolError, isToolError } from "../tools/errors";
 import { text, type ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { evaluateJsonata, isJsonataFunction, JsonataError, JSONATA_LIMITS, toJsonText } from "../jsonata/evaluate";
@@ -43,7 +43,7 @@ async function run(def: RuntimeToolConfig, args: Record<string, unknown>, ctx: T
     // JSONata's own wall clock is a backstop a little past the studio's timeout (which aborts the signal).
     value = await evaluateJsonata(def.expression, args, ctx.signal, { timeoutMs: ctx.timeoutMs ? ctx.timeoutMs + 1_000 : undefined });
   } catch (err) {
-    if (err instanceof ToolError) throw err;
+    if (isToolError(err)) throw err;
     if (err instanceof JsonataError) {
       if (err.code === "D1012") throw new ToolError("timeout", `The expression of "${def.name}" ran too long. ${err.message}`);
       throw new ToolError("provider", `The expression of "${def.name}" failed. ${err.message}`, {

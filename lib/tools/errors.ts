@@ -40,11 +40,24 @@ export class ToolError extends Error {
 }
 
 /**
+ * Error classes are matched by their declared name, never by instanceof alone: Next bundles
+ * lib/ separately for pages and for route handlers, so an error thrown inside the studio (booted
+ * by whichever came first) may be an instance of the other copy of its class.
+ */
+export function isErrorNamed(err: unknown, name: string): err is Error {
+  return err instanceof Error && err.name === name;
+}
+
+export function isToolError(err: unknown): err is ToolError {
+  return err instanceof ToolError || (isErrorNamed(err, "ToolError") && isErrorKind((err as { kind?: unknown }).kind));
+}
+
+/**
  * Turns anything thrown by a tool into a ToolError. Unknown errors get a generic
  * caller-safe message; their real text goes to the operator-only detail.
  */
 export function toToolError(err: unknown): ToolError {
-  if (err instanceof ToolError) return err;
+  if (isToolError(err)) return err;
   if (err instanceof Error) {
     return new ToolError("other", "The tool failed with an unexpected error.", {
       detail: err.stack ?? `${err.name}: ${err.message}`,

@@ -2,6 +2,7 @@ import { AuditCursorError, AuditQuery } from "@/lib/audit";
 import { HttpError, parseWith } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
+import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ export const GET = guarded("/api/audit", "GET", async (req) => {
   try {
     return Response.json(await studio.audit.list(q), { headers: { "cache-control": "no-store" } });
   } catch (err) {
-    if (err instanceof AuditCursorError) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
+    if (isErrorNamed(err, "AuditCursorError")) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
     throw err;
   }
 });

@@ -4,6 +4,7 @@ import { RunFilterParams, queryEntries } from "@/lib/runs/filter-params";
 import { CursorError } from "@/lib/runs/store";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
+import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +19,7 @@ export const GET = guarded("/api/runs", "GET", async (req) => {
   try {
     return Response.json(await studio.runs.list(q));
   } catch (err) {
-    if (err instanceof CursorError) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
+    if (isErrorNamed(err, "CursorError")) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
     throw err;
   }
 });

@@ -3,6 +3,7 @@ import { DomainError } from "@/lib/domains/types";
 import { HttpError, readJson } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
+import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +21,7 @@ export const POST = guarded("/api/tools/param-options", "POST", async (req) => {
     const { agent, options } = await studio.domains.resolve(body.domain, { agent: body.agent, args: body.args });
     return Response.json({ options, agent }, { headers: { "Cache-Control": "no-store" } });
   } catch (err) {
-    if (err instanceof DomainError) throw new HttpError(400, "bad_request", err.message);
+    if (isErrorNamed(err, "DomainError")) throw new HttpError(400, "bad_request", err.message);
     throw err;
   }
 });

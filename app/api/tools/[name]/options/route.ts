@@ -3,6 +3,7 @@ import { DomainError } from "@/lib/domains/types";
 import { errorResponse, HttpError, parseWith } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
+import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +34,7 @@ export const GET = guarded<{ name: string }>("/api/tools/[name]/options", "GET",
     const options = await studio.domains.resolveTool(tool.spec, { agent: q.agent, args: q.args });
     return Response.json(options, { headers: { "Cache-Control": "no-store" } });
   } catch (err) {
-    if (err instanceof DomainError) throw new HttpError(400, "bad_request", err.message);
+    if (isErrorNamed(err, "DomainError")) throw new HttpError(400, "bad_request", err.message);
     throw err;
   }
 });
