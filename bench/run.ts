@@ -19,6 +19,7 @@
 // letting studio.mjs rebuild a stale one),
 // BENCH_TIMEOUT_S (300: hard limit for the whole bench).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -321,8 +322,25 @@ async function findFreePort(start: number): Promise<number> {
   throw new Error(`no free loopback port in ${start}..${start + 49}`);
 }
 
+/** A runner, signed in once, and their API token (what an agent or script would hold). */
+async function personalToken(baseUrl: string, adminToken: string): Promise<string> {
+  const email = `bench-${Date.now()}@example.com`;
+  const password = randomBytes(12).toString("hex");
+  const json = { "content-type": "application/json", origin: baseUrl };
+  const add = await fetch(`${baseUrl}/api/users`, { method: "POST", headers: { ...json, authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ email, password, role: "runner" }) });
+  if (add.status !== 201) throw new Error(`could not add the bench user: ${add.status} ${await add.text()}`);
+  const signIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) });
+  const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))?.split(";")[0];
+  if (!cookie) throw new Error(`could not sign the bench user in: ${signIn.status}`);
+  const created = await fetch(`${baseUrl}/api/tokens`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify({ name: "bench" }) });
+  if (created.status !== 201) throw new Error(`could not create the bench token: ${created.status}`);
+  return ((await created.json()) as { token: string }).token;
+}
+
 interface Server {
   baseUrl: string;
+  /** A runner's personal API token: the requests go through the door as a script's would. */
+  token: string;
   usedNoBuild: boolean;
   log(): string;
   stop(): Promise<void>;
@@ -336,6 +354,7 @@ async function startStudio(databaseUrl: string): Promise<Server> {
   const noBuild = haveBuild && !cfg.allowBuild;
   const port = await findFreePort(cfg.port);
   const baseUrl = `http://127.0.0.1:${port}`;
+  const adminToken = `bench-admin-${randomBytes(16).toString("hex")}`;
   const logLines: string[] = [];
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) logLines.push(line);
@@ -349,6 +368,7 @@ async function startStudio(databaseUrl: string): Promise<Server> {
     DATABASE_URL: databaseUrl,
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
+    STUDIO_ADMIN_TOKEN: adminToken,
   };
   delete env.STUDIO_DATA_DIR; // DATABASE_URL decides; never touch a PGlite data dir
   const child: ChildProcess = spawn(process.execPath, ["scripts/studio.mjs", ...(noBuild ? ["--no-build"] : [])], {
@@ -403,7 +423,7 @@ async function startStudio(databaseUrl: string): Promise<Server> {
     if (performance.now() - t0 > readyWithin) throw new Error(`the studio was not ready within ${readyWithin / 1000} s. Log:\n${logLines.slice(-40).join("\n")}`);
     checkDeadline("waiting for the studio");
     try {
-      const res = await fetch(`${baseUrl}/api/tools`, { signal: AbortSignal.timeout(5000) });
+      const res = await fetch(`${baseUrl}/api/tools`, { headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(5000) });
       const body = (await res.json().catch(() => null)) as { tools?: { name: string }[] } | null;
       if (res.status === 200 && body?.tools?.some((t) => t.name === "add")) break;
     } catch {
@@ -412,7 +432,8 @@ async function startStudio(databaseUrl: string): Promise<Server> {
     await sleep(attempt < 20 ? 100 : 250);
   }
   console.log(`  studio ready on ${baseUrl} after ${((performance.now() - t0) / 1000).toFixed(1)} s${noBuild ? " (existing build, --no-build)" : ""}`);
-  return { baseUrl, usedNoBuild: noBuild, log: () => logLines.join("\n"), stop };
+  const token = await personalToken(baseUrl, adminToken);
+  return { baseUrl, token, usedNoBuild: noBuild, log: () => logLines.join("\n"), stop };
 }
 
 // ---------------------------------------------------------------- helpers for the report
@@ -515,7 +536,7 @@ async function main(): Promise<number> {
     async () => {
       const res = await fetch(runUrl, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", authorization: `Bearer ${server.token}` },
         body,
         signal: AbortSignal.timeout(15_000),
       });

@@ -190,3 +190,45 @@ test("single sign-on through the OpenID provider signs a new person in as a view
   const audit = (await (await fetch(`${BASE}/api/audit?action=auth.sign-in&actor=olivia%40example.com`, { headers: ADMIN })).json()).entries;
   expect(audit[0]?.detail).toMatchObject({ method: "sso" });
 });
+
+test("secrets never leave the server: the config API, the Settings and Servers pages show them as set", async ({ page }) => {
+  const secret = `SUPER-SECRET-${suffix}`;
+  const add = await fetch(`${BASE}/api/servers`, {
+    method: "POST",
+    headers: { ...ADMIN, "content-type": "application/json", origin: BASE },
+    body: JSON.stringify({ name: `secretive${suffix}`, transport: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: `Bearer ${secret}` }, enabled: false }),
+  });
+  expect(add.status).toBe(201);
+  expect(readFileSync(configPath, "utf8")).toContain(secret); // it is kept, on the server
+  const config = await (await fetch(`${BASE}/api/config`, { headers: ADMIN })).text();
+  expect(config).not.toContain(secret);
+  expect(config).toContain("••••••(set)");
+  for (const path of ["/api/servers", "/api/audit?action=server.add", "/api/audit?action=config.change"]) {
+    expect(await (await fetch(`${BASE}${path}`, { headers: ADMIN })).text(), path).not.toContain(secret);
+  }
+  const admin = await addUser("admin");
+  await signIn(page, admin, "/settings");
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+  expect(await page.content()).not.toContain(secret);
+  await page.goto("/servers");
+  await expect(page.getByTestId("server").filter({ hasText: `secretive${suffix}` })).toBeVisible();
+  expect(await page.content()).not.toContain(secret);
+});
+
+test("pages carry a nonce-based CSP that forbids framing, and Monaco still works under it", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
+  const runner = await addUser("runner");
+  await signIn(page, runner, "/tools/add");
+  const res = await page.goto("/tools/add");
+  const csp = res!.headers()["content-security-policy"];
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  await expect(page.locator(".monaco-editor").first()).toBeVisible();
+  await page.locator("#root_a").fill("2");
+  await page.locator("#root_b").fill("3");
+  await expect(page.locator(".monaco-editor").first()).toContainText('"b": 3');
+  expect(violations).toEqual([]);
+});

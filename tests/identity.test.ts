@@ -98,6 +98,15 @@ describe("people and sessions", () => {
     expect(JSON.stringify(entries)).not.toContain("wrong password");
   });
 
+  it("sign-out is audited and ends the session", async () => {
+    const { cookie } = await signIn("rita@example.com", "correct horse");
+    const out = await identity.auth.handler(new Request(`${BASE}/api/auth/sign-out`, { method: "POST", headers: headers({ cookie: cookie!, "content-type": "application/json" }), body: "{}" }));
+    expect(out.status).toBe(200);
+    expect((await identity.identify(headers({ cookie: cookie! }))).principal).toBeNull();
+    const { entries } = await audit.list({ action: "auth.sign-out", limit: 1 });
+    expect(entries[0]).toMatchObject({ actor: "rita@example.com" });
+  });
+
   it("sign-in is rate limited per client address", async () => {
     await users.create({ email: "slow@example.com", password: "password-1", role: "viewer" });
     const statuses: number[] = [];
@@ -180,6 +189,28 @@ describe("a run and its audit entry", () => {
 
     const denied = await executeTool({ registry, runs, runPolicy: () => [{ tool: "echo", role: "admin" }] }, { tool: "echo", arguments: {}, origin: "api", actor: "rita@example.com", role: "runner" });
     expect(denied).toMatchObject({ status: "rejected", error: { kind: "permission_denied", message: expect.stringMatching(/needs the admin role/) } });
+    expect((await audit.verify()).ok).toBe(true);
+  });
+
+  it("group-committed: of runs finishing together, one the database refuses is lost alone, with no entry", async () => {
+    const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
+    const start = (i: number, args: unknown) => ({
+      id: crypto.randomUUID(),
+      toolName: "echo",
+      toolSource: "builtin",
+      toolSpecHash: "h",
+      arguments: args,
+      startedAt: new Date(),
+      actor: `batch-${i}@example.com`,
+      origin: "api" as const,
+    });
+    const starts = Array.from({ length: 12 }, (_, i) => start(i, i === 5 ? { msg: "nul \u0000 here" } : { msg: `m${i}` }));
+    const results = await Promise.allSettled(starts.map((s) => runs.record(s, { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } })));
+    expect(results.map((r) => r.status)).toEqual(starts.map((_, i) => (i === 5 ? "rejected" : "fulfilled")));
+    const { entries } = await audit.list({ action: "run", limit: 50 });
+    const ids = new Set(entries.map((e) => (e.detail as { runId: string }).runId));
+    starts.forEach((s, i) => expect(ids.has(s.id), `entry of run ${i}`).toBe(i !== 5));
+    expect(await runs.get(starts[5]!.id)).toBeNull();
     expect((await audit.verify()).ok).toBe(true);
   });
 });

@@ -37,10 +37,19 @@
 // commit; a rolled-back batch leaves no trace in the chain). An idle log writes a lone call at
 // once, so a single caller waits no longer than before; under load the lock is taken once per
 // batch instead of once per entry. Other processes are serialized against it by the same lock.
+// A batch may also carry writes that must commit with their entry (appendWith: a run's final
+// state and its "run" entry); they run first in the same transaction. If such a batch fails,
+// each of its writes is retried alone, so only the write at fault is lost to its caller.
 //
 // Action names in use (keep this list current; entries are permanent, so never put secrets,
 // tokens or full config text in `detail`):
-//   run            target: tool name. detail: { runId, status, origin, errorKind } (a RunObserver).
+//   run            target: tool name. detail: { runId, status, origin, errorKind, userId?, tokenId?,
+//                  client? }, written with the run (lib/audit/observer.ts). actor: the caller.
+//   auth.sign-in, auth.sign-in-failed, auth.sign-out, auth.sign-out-everywhere
+//                  target: the email. detail: { userId, method } / { reason } (never a password).
+//   token.create, token.revoke   target: the token's name. detail: { tokenId, role, expiresAt, owner }.
+//   user.create, user.update, user.role, user.delete, user.sign-out-everywhere
+//                  target: the person's email. detail: { userId, from/to role, changed fields }.
 //   config.change  target: the config file (as displayed). detail: { source: "api" | "disk",
 //                  version (per-process counter of lib/config/store.ts), sha256 (of the new text),
 //                  error (why that text is not in use, or null), atStartup? }. `from` is the
@@ -205,14 +214,28 @@ export class AuditLog {
    */
   async append(input: AuditAppend): Promise<AuditEntry> {
     const e = normalizeAppend(input);
-    return new Promise<AuditEntry>((resolve, reject) => {
-      this.queue.push({ e, resolve, reject });
-      if (!this.writing) {
-        this.writing = true;
-        // After the current synchronous code, so calls made together share the first batch.
-        queueMicrotask(() => void this.drain());
-      }
-    });
+    return new Promise<AuditEntry>((resolve, reject) => this.enqueue({ e, resolve: resolve as (v: unknown) => void, reject }));
+  }
+
+  /**
+   * Runs `work` and appends the entry its result yields in ONE transaction, group-committed with
+   * the other appends of the moment: both commit or neither does (a run's final state and its
+   * "run" entry). If a batch fails, each `work` of it is retried alone, so one bad write (say,
+   * an output the database refuses) cannot lose the others.
+   */
+  appendWith<T>(work: (tx: Prisma.TransactionClient) => Promise<T>, entryOf: (result: T) => AuditAppend): Promise<T> {
+    return new Promise<T>((resolve, reject) =>
+      this.enqueue({ work, entryOf: entryOf as (r: unknown) => AuditAppend, resolve: resolve as (v: unknown) => void, reject }),
+    );
+  }
+
+  private enqueue(p: PendingAppend): void {
+    this.queue.push(p);
+    if (!this.writing) {
+      this.writing = true;
+      // After the current synchronous code, so calls made together share the first batch.
+      queueMicrotask(() => void this.drain());
+    }
   }
 
   /** Writes batches until the queue is empty; the only consumer of the queue. Never rejects. */
@@ -220,14 +243,19 @@ export class AuditLog {
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, AUDIT_MAX_BATCH);
-        let entries: AuditEntry[];
+        let outcomes: Outcome[];
         try {
-          entries = await this.writeBatch(batch.map((p) => p.e));
+          outcomes = (await this.writeBatch(batch)).map((value) => ({ ok: true, value }));
         } catch (err) {
-          for (const p of batch) p.reject(err);
-          continue;
+          // Plain entries share their batch's fate; a `work` is retried alone, so it fails only for its own fault.
+          outcomes = [];
+          for (const p of batch) outcomes.push(p.work && batch.length > 1 ? await this.writeAlone(p) : { ok: false, err });
         }
-        batch.forEach((p, i) => p.resolve(entries[i]!));
+        batch.forEach((p, i) => {
+          const o = outcomes[i]!;
+          if (o.ok) p.resolve(o.value);
+          else p.reject(o.err);
+        });
       }
     } finally {
       this.writing = false;
@@ -241,17 +269,32 @@ export class AuditLog {
    * snapshot would be taken by the lock statement itself, before the wait, and go stale).
    * Returns the entries as stored, in the order of `batch`, once the transaction has committed.
    */
-  private async writeBatch(batch: NormalizedAppend[]): Promise<AuditEntry[]> {
-    return this.prisma.$transaction((tx) => writeEntries(tx, batch), AUDIT_TX_OPTIONS);
+  private async writeBatch(batch: PendingAppend[]): Promise<unknown[]> {
+    return this.prisma.$transaction(async (tx) => {
+      // The works first (before the lock, so it is held only for the chain's own statements).
+      const results: unknown[] = [];
+      const entries: NormalizedAppend[] = [];
+      for (const p of batch) {
+        if (p.work) {
+          const r = await p.work(tx);
+          results.push(r);
+          entries.push(normalizeAppend(p.entryOf!(r)));
+        } else {
+          results.push(undefined);
+          entries.push(p.e!);
+        }
+      }
+      const written = await writeEntries(tx, entries);
+      return batch.map((p, i) => (p.work ? results[i] : written[i]));
+    }, AUDIT_TX_OPTIONS);
   }
 
-  /**
-   * Appends one entry inside the caller's transaction (which must be READ COMMITTED), so it
-   * commits or rolls back with the caller's writes: a run and its "run" entry are one transaction.
-   */
-  async appendInTx(tx: Prisma.TransactionClient, input: AuditAppend): Promise<AuditEntry> {
-    const [entry] = await writeEntries(tx, [normalizeAppend(input)]);
-    return entry!;
+  private async writeAlone(p: PendingAppend): Promise<Outcome> {
+    try {
+      return { ok: true, value: (await this.writeBatch([p]))[0] };
+    } catch (err) {
+      return { ok: false, err };
+    }
   }
 
   /**
@@ -399,10 +442,15 @@ interface NormalizedAppend {
 }
 
 interface PendingAppend {
-  e: NormalizedAppend;
-  resolve(entry: AuditEntry): void;
+  /** A plain entry; or `work`, whose result yields the entry (see appendWith). */
+  e?: NormalizedAppend;
+  work?: (tx: Prisma.TransactionClient) => Promise<unknown>;
+  entryOf?: (result: unknown) => AuditAppend;
+  resolve(value: unknown): void;
   reject(err: unknown): void;
 }
+
+type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 function normalizeAppend(input: AuditAppend): NormalizedAppend {
   const action = input.action;

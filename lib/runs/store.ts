@@ -62,8 +62,11 @@ export function decodeCursor(cursor: string): { startedAt: Date; id: string } {
   return { startedAt, id };
 }
 
-/** Written in the same transaction as a run's final state (the run's audit entry). */
-export type RunFinalHook = (tx: Prisma.TransactionClient, run: Run) => Promise<unknown>;
+/**
+ * Writes a run's final state together with what must commit with it (its audit entry): given
+ * the write, it runs it in a transaction of its own choosing and returns the run.
+ */
+export type RunFinalHook = (write: (tx: Prisma.TransactionClient) => Promise<Run>) => Promise<Run>;
 
 /** Reads and writes captured runs. */
 export class RunStore {
@@ -76,14 +79,7 @@ export class RunStore {
   private async final(write: (db: Prisma.TransactionClient | PrismaClient) => Promise<RunRow>): Promise<Run> {
     const hook = this.opts.onFinal;
     if (!hook) return toRun(await write(this.prisma));
-    return this.prisma.$transaction(
-      async (tx) => {
-        const run = toRun(await write(tx));
-        await hook(tx, run);
-        return run;
-      },
-      { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted, maxWait: 20_000, timeout: 20_000 },
-    );
+    return hook(async (tx) => toRun(await write(tx)));
   }
 
   private startData(r: RunStart) {
