@@ -32,7 +32,8 @@ beforeAll(async () => {
     oidc: () => null,
     signInLimit: { max: 3, window: 60 },
     onEvent: async (e) => {
-      await audit.append({ actor: "email" in e && e.email ? e.email : "anonymous", action: `auth.${e.type}`, detail: e });
+      const action = e.type === "password-change" ? "user.password-change" : `auth.${e.type}`;
+      await audit.append({ actor: "email" in e && e.email ? e.email : "anonymous", action, detail: e });
     },
   });
   users = new UserAdmin(db.prisma, () => identity.auth);
@@ -41,9 +42,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function signIn(email: string, password: string): Promise<{ status: number; cookie: string | null }> {
+async function signIn(email: string, password: string, addr = "10.9.8.7"): Promise<{ status: number; cookie: string | null; body?: string }> {
   const res = await identity.auth.handler(
-    new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json", "x-forwarded-for": "10.9.8.7" }), body: JSON.stringify({ email, password }) }),
+    new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json", "x-forwarded-for": addr }), body: JSON.stringify({ email, password }) }),
   );
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="));
   return { status: res.status, cookie: cookie ? cookie.split(";")[0]! : null };
@@ -107,11 +108,42 @@ describe("people and sessions", () => {
     expect(entries[0]).toMatchObject({ actor: "rita@example.com" });
   });
 
+  it("a person changes their own password with the current one; it is audited and other sessions end", async () => {
+    await users.create({ email: "pat@example.com", password: "first-password", role: "viewer" });
+    const a = await signIn("pat@example.com", "first-password", "10.7.0.1");
+    const b = await signIn("pat@example.com", "first-password", "10.7.0.2");
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const change = (cookie: string, currentPassword: string) =>
+      identity.auth.handler(
+        new Request(`${BASE}/api/auth/change-password`, {
+          method: "POST",
+          headers: headers({ cookie, "content-type": "application/json" }),
+          body: JSON.stringify({ currentPassword, newPassword: "second-password", revokeOtherSessions: true }),
+        }),
+      );
+    expect([400, 401]).toContain((await change(a.cookie!, "wrong-password")).status);
+    expect((await change(a.cookie!, "first-password")).status).toBe(200);
+    expect((await identity.identify(headers({ cookie: b.cookie! }))).principal).toBeNull();
+    expect((await signIn("pat@example.com", "second-password", "10.7.0.3")).status).toBe(200);
+    const { entries } = await audit.list({ action: "user.password-change", limit: 5 });
+    expect(entries.map((e) => e.actor)).toEqual(["pat@example.com"]);
+  });
+
   it("sign-in is rate limited per client address", async () => {
     await users.create({ email: "slow@example.com", password: "password-1", role: "viewer" });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await signIn("slow@example.com", "nope-nope")).status);
     expect(statuses).toContain(429);
+  });
+
+  it("failed sign-ins are limited per account too, whatever address a client claims", async () => {
+    await users.create({ email: "target@example.com", password: "the-real-password", role: "viewer" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await signIn("target@example.com", `guess-${i}`, `10.0.0.${i}`)).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    // Even the right password waits now; the lock names how long.
+    expect((await signIn("target@example.com", "the-real-password", "10.0.1.1")).status).toBe(429);
   });
 
   it("revoking a person's sessions signs them out; the last admin cannot be demoted or removed", async () => {

@@ -1,3 +1,4 @@
+import { ChangePassword } from "@/components/auth/ChangePassword";
 import { TokensView } from "@/components/auth/TokensView";
 import type { TokenInfo } from "@/lib/auth/tokens";
 import { getStudio } from "@/lib/studio/studio";
@@ -11,6 +12,7 @@ export default async function TokensPage() {
   // The environment tokens (STUDIO_ADMIN_TOKEN, STUDIO_MCP_TOKEN) are no person: they own no tokens.
   const tokens: TokenInfo[] = principal.userId ? await (await getStudio()).identity.tokens.list(principal.userId) : [];
   return (
+    <div className="space-y-4">
     <TokensView
       tokens={tokens}
       role={principal.role}
@@ -20,5 +22,7 @@ export default async function TokensPage() {
           : `You are calling as ${principal.actor}, an environment token: environment tokens cannot own personal tokens. Sign in as a person to create and manage API tokens.`
       }
     />
+      {principal.via === "session" && <ChangePassword />}
+    </div>
   );
 }

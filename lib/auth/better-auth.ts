@@ -25,7 +25,8 @@ export interface OidcSettings {
 export type AuthEvent =
   | { type: "sign-in"; userId: string; email: string; method: "password" | "sso"; ip: string | null; userAgent: string | null }
   | { type: "sign-in.failed"; email: string | null; reason: string; ip: string | null; userAgent: string | null }
-  | { type: "sign-out"; userId: string; email: string; everywhere: boolean; ip: string | null; userAgent: string | null };
+  | { type: "sign-out"; userId: string; email: string; everywhere: boolean; ip: string | null; userAgent: string | null }
+  | { type: "password-change"; userId: string; email: string; ip: string | null; userAgent: string | null };
 
 export interface AuthOptions {
   prisma: PrismaClient;
@@ -37,6 +38,8 @@ export interface AuthOptions {
   oidc?: OidcSettings | null;
   /** Sign-in attempts allowed per IP per window (seconds). */
   signInLimit?: { max: number; window: number };
+  /** Failed sign-ins allowed per account per window (seconds), whatever the address. */
+  accountLimit?: { max: number; window: number };
   onEvent?: (e: AuthEvent) => void | Promise<void>;
 }
 
@@ -46,6 +49,7 @@ export const SESSION_COOKIE = "better-auth.session_token";
 
 export function createAuth(o: AuthOptions) {
   const limit = o.signInLimit ?? { max: 10, window: 60 };
+  const accountLock = failedSignIns(o.prisma, o.accountLimit ?? ACCOUNT_LIMIT);
   const emit = async (e: AuthEvent) => {
     try {
       await o.onEvent?.(e);
@@ -95,14 +99,30 @@ export function createAuth(o: AuthOptions) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/sign-in/email") {
+          const wait = await accountLock.retryAfter(emailOf(ctx.body));
+          if (wait > 0) {
+            await emit({ type: "sign-in.failed", email: emailOf(ctx.body), reason: "too many failed sign-ins for this account", ...who(ctx.headers) });
+            throw new APIError("TOO_MANY_REQUESTS", { message: `Too many failed sign-ins for this account. Try again in ${wait} s.` }, { "X-Retry-After": String(wait) });
+          }
+          return;
+        }
         if (ctx.path !== "/sign-out" && ctx.path !== "/revoke-sessions") return;
         const session = await getSessionFromCtx(ctx).catch(() => null);
         if (session) await emit({ type: "sign-out", userId: session.user.id, email: session.user.email, everywhere: ctx.path === "/revoke-sessions", ...who(ctx.headers) });
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/change-password") {
+          const session = ctx.context.session;
+          if (session && !(ctx.context.returned instanceof APIError)) {
+            await emit({ type: "password-change", userId: session.user.id, email: session.user.email, ...who(ctx.headers) });
+          }
+          return;
+        }
         const isPassword = ctx.path === "/sign-in/email";
         if (!isPassword && !ctx.path.startsWith("/callback/")) return;
         const created = ctx.context.newSession;
+        if (isPassword) await (created ? accountLock.clear(emailOf(ctx.body)) : accountLock.fail(emailOf(ctx.body)));
         if (created) {
           await emit({ type: "sign-in", userId: created.user.id, email: created.user.email, method: isPassword ? "password" : "sso", ...who(ctx.headers) });
           return;
@@ -135,3 +155,44 @@ export function createAuth(o: AuthOptions) {
 }
 
 export type StudioAuth = ReturnType<typeof createAuth>;
+
+/** 10 failed sign-ins per account per 15 minutes: password guessing is slowed even from many addresses. */
+export const ACCOUNT_LIMIT = { max: 10, window: 15 * 60 };
+
+const emailOf = (body: unknown): string | null => {
+  const e = (body as { email?: unknown } | undefined)?.email;
+  return typeof e === "string" ? e.trim().toLowerCase().slice(0, 200) : null;
+};
+
+/**
+ * Per-account failed sign-in counts, in the rate-limit table every instance shares. The address
+ * limit alone is not enough: the client address comes from X-Forwarded-For, which a client can
+ * set itself when no proxy in front of the studio overwrites it.
+ */
+function failedSignIns(prisma: PrismaClient, limit: { max: number; window: number }) {
+  const key = (email: string) => `failed-sign-in:${email}`;
+  const windowMs = limit.window * 1000;
+  return {
+    async retryAfter(email: string | null): Promise<number> {
+      if (!email) return 0;
+      const row = await prisma.rateLimit.findUnique({ where: { key: key(email) } });
+      if (!row || row.count < limit.max) return 0;
+      const left = Number(row.lastRequest) + windowMs - Date.now();
+      return left > 0 ? Math.ceil(left / 1000) : 0;
+    },
+    async fail(email: string | null): Promise<void> {
+      if (!email) return;
+      const now = Date.now();
+      const row = await prisma.rateLimit.findUnique({ where: { key: key(email) } });
+      const fresh = !row || now - Number(row.lastRequest) >= windowMs;
+      await prisma.rateLimit.upsert({
+        where: { key: key(email) },
+        create: { id: crypto.randomUUID(), key: key(email), count: 1, lastRequest: BigInt(now) },
+        update: fresh ? { count: 1, lastRequest: BigInt(now) } : { count: { increment: 1 }, lastRequest: BigInt(now) },
+      });
+    },
+    async clear(email: string | null): Promise<void> {
+      if (email) await prisma.rateLimit.deleteMany({ where: { key: key(email) } });
+    },
+  };
+}

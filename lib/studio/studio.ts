@@ -148,6 +148,7 @@ async function auditAuthEvent(audit: AuditLog, e: AuthEvent): Promise<void> {
   const from = [e.ip ? `addr ${e.ip}` : "local", e.userAgent ? `ua ${e.userAgent.slice(0, 120)}` : null].filter(Boolean).join("; ");
   if (e.type === "sign-in") await audit.append({ actor: e.email, action: "auth.sign-in", target: e.email, detail: { userId: e.userId, method: e.method }, from });
   else if (e.type === "sign-in.failed") await audit.append({ actor: e.email ?? "anonymous", action: "auth.sign-in-failed", target: e.email, detail: { reason: e.reason.slice(0, 300) }, from });
+  else if (e.type === "password-change") await audit.append({ actor: e.email, action: "user.password-change", target: e.email, detail: { userId: e.userId }, from });
   else await audit.append({ actor: e.email, action: e.everywhere ? "auth.sign-out-everywhere" : "auth.sign-out", target: e.email, detail: { userId: e.userId }, from });
 }
 

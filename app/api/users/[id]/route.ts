@@ -37,6 +37,7 @@ export const PATCH = guarded<{ id: string }>("/api/users/[id]", "PATCH", async (
 export const DELETE = guarded<{ id: string }>("/api/users/[id]", "DELETE", async (req, { params, principal }) => {
   const studio = await getStudio();
   const user = await studio.users.remove(params.id).catch(userError);
-  await studio.audit.append({ actor: principal.actor, action: "user.delete", target: user.email, detail: { userId: user.id, role: user.role }, from: requestOrigin(req) });
+  // Their sessions and tokens go with them (cascade): say how many tokens stopped working.
+  await studio.audit.append({ actor: principal.actor, action: "user.delete", target: user.email, detail: { userId: user.id, role: user.role, tokensRemoved: user.activeTokens }, from: requestOrigin(req) });
   return Response.json({ user });
 });
