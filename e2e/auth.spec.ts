@@ -17,8 +17,9 @@ const configPath = process.env.E2E_DIR + "/studio.jsonc";
 const originalConfig = readFileSync(configPath, "utf8");
 test.afterAll(() => writeFileSync(configPath, originalConfig));
 
+let added = 0;
 async function addUser(role: "viewer" | "runner" | "admin"): Promise<{ email: string; password: string }> {
-  const email = `${role}-${suffix}@example.com`;
+  const email = `${role}-${suffix}-${++added}@example.com`;
   const password = `pw-${role}-${suffix}`;
   const res = await fetch(`${BASE}/api/users`, { method: "POST", headers: { ...ADMIN, "content-type": "application/json", origin: BASE }, body: JSON.stringify({ email, password, role }) });
   expect(res.status).toBe(201);

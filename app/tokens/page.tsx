@@ -10,7 +10,10 @@ export const metadata = { title: "API tokens" };
 export default async function TokensPage() {
   const principal = await pageDoor("/tokens");
   // The environment tokens (STUDIO_ADMIN_TOKEN, STUDIO_MCP_TOKEN) are no person: they own no tokens.
-  const tokens: TokenInfo[] = principal.userId ? await (await getStudio()).identity.tokens.list(principal.userId) : [];
+  const studio = await getStudio();
+  const tokens: TokenInfo[] = principal.userId ? await studio.identity.tokens.list(principal.userId) : [];
+  // Only people who sign in with a password can change it here (SSO users change theirs at their provider).
+  const hasPassword = principal.via === "session" && principal.userId ? ((await studio.users.get(principal.userId))?.methods.includes("password") ?? false) : false;
   return (
     <div className="space-y-4">
     <TokensView
@@ -22,7 +25,7 @@ export default async function TokensPage() {
           : `You are calling as ${principal.actor}, an environment token: environment tokens cannot own personal tokens. Sign in as a person to create and manage API tokens.`
       }
     />
-      {principal.via === "session" && <ChangePassword />}
+      {hasPassword && <ChangePassword />}
     </div>
   );
 }
