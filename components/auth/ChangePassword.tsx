@@ -44,7 +44,7 @@ export function ChangePassword() {
 
   return (
     <Card title="Your password">
-      <form onSubmit={submit} className="grid gap-3 md:grid-cols-[1fr_1fr_auto] md:items-end" aria-label="Change your password" noValidate>
+      <form method="post" onSubmit={submit} className="grid gap-3 md:grid-cols-[1fr_1fr_auto] md:items-end" aria-label="Change your password" noValidate>
         <label className="space-y-1">
           <span className={labelTextClass}>Current password</span>
           <input className={fieldClass} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} required />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 
 /**
@@ -12,6 +12,9 @@ export function SignInForm({ sso, next }: { sso: { id: string; name: string } | 
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Until React has hydrated, a submit would be the browser's own: keep the button off meanwhile.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const target = () => (next && next.startsWith("/") && !next.startsWith("//") ? next : window.location.pathname + window.location.search);
 
   async function post(path: string, body: object): Promise<{ ok: boolean; data: Record<string, unknown> }> {
@@ -54,7 +57,8 @@ export function SignInForm({ sso, next }: { sso: { id: string; name: string } | 
     <div className="mx-auto mt-10 max-w-sm rounded-lg border bg-card p-6 shadow-sm">
       <h1 className="mb-1 text-lg font-semibold">Sign in to Tool Studio</h1>
       <p className="mb-5 text-muted-foreground">Your role decides what you may see, run and change.</p>
-      <form onSubmit={signIn} className="space-y-3" noValidate>
+      {/* method="post": even a submit before hydration never puts the password in the URL. */}
+      <form onSubmit={signIn} method="post" className="space-y-3" noValidate>
         <label className="block">
           <span className="mb-1 block font-medium">Email</span>
           <input className="w-full rounded-md border bg-background px-2 py-1.5" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -68,7 +72,7 @@ export function SignInForm({ sso, next }: { sso: { id: string; name: string } | 
             {error}
           </p>
         )}
-        <button type="submit" className={buttonClass.primary + " w-full justify-center"} disabled={busy}>
+        <button type="submit" className={buttonClass.primary + " w-full justify-center"} disabled={busy || !ready}>
           Sign in
         </button>
       </form>
@@ -79,7 +83,7 @@ export function SignInForm({ sso, next }: { sso: { id: string; name: string } | 
             or
             <span className="h-px flex-1 bg-border" />
           </div>
-          <button type="button" className={buttonClass.secondary + " w-full justify-center"} onClick={signInSso} disabled={busy}>
+          <button type="button" className={buttonClass.secondary + " w-full justify-center"} onClick={signInSso} disabled={busy || !ready}>
             Continue with {sso.name}
           </button>
         </>

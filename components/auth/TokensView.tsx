@@ -345,7 +345,7 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
             {disabledReason}
           </p>
         ) : (
-          <form onSubmit={create} className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto] md:items-start" aria-label="Create an API token" noValidate>
+          <form method="post" onSubmit={create} className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto] md:items-start" aria-label="Create an API token" noValidate>
             <label className="space-y-1">
               <span className={labelTextClass}>Name</span>
               <input

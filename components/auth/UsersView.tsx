@@ -305,7 +305,7 @@ function WelcomeCard({ me, done, onDone }: { me: UserInfo; done: string | null; 
           <p className="text-muted-foreground">
             The link you opened signed you in as <code className="font-mono text-[12px]">{me.email}</code> with a random password nobody knows. Until you set your own, you cannot sign in again once this session ends.
           </p>
-          <form onSubmit={save} className="grid gap-3 md:grid-cols-3" aria-label="Set your name, email and password" noValidate>
+          <form method="post" onSubmit={save} className="grid gap-3 md:grid-cols-3" aria-label="Set your name, email and password" noValidate>
             <label className="space-y-1">
               <span className={labelTextClass}>Name</span>
               <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className={fieldClass} autoComplete="name" aria-invalid={!!fields["/name"]} aria-describedby={`${id}-name-err`} />
@@ -375,7 +375,7 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<void> }) {
 
   return (
     <Card title={<span className="inline-flex items-center gap-1.5"><UserPlus className="size-3.5" aria-hidden /> Add a user</span>}>
-      <form onSubmit={add} className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1.5fr)_minmax(0,1fr)_auto] md:items-start" aria-label="Add a user" noValidate>
+      <form method="post" onSubmit={add} className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1.5fr)_minmax(0,1fr)_auto] md:items-start" aria-label="Add a user" noValidate>
         <label className="space-y-1">
           <span className={labelTextClass}>Email</span>
           <input required type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} className={fieldClass} placeholder="ana@example.com" autoComplete="off" aria-invalid={!!fields["/email"]} aria-describedby={`${id}-email-err`} />
@@ -447,7 +447,7 @@ function SetPasswordForm({ user, isMe, onCancel, onSaved }: { user: UserInfo; is
   };
 
   return (
-    <form onSubmit={save} className="flex flex-wrap items-center gap-2" aria-label={`Set the password of ${user.email}`} noValidate>
+    <form method="post" onSubmit={save} className="flex flex-wrap items-center gap-2" aria-label={`Set the password of ${user.email}`} noValidate>
       <label htmlFor={`${id}-pw`} className={labelTextClass}>
         New password for {isMe ? "yourself" : user.email}
       </label>

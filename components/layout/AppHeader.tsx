@@ -14,13 +14,18 @@ export interface HeaderUser {
 export function AppHeader({ user }: { user: HeaderUser | null }) {
   return (
     <header className="sticky top-0 z-30 border-b bg-background/85 backdrop-blur">
-      <div className="mx-auto flex h-12 max-w-[1400px] items-center gap-6 px-4 sm:px-6">
+      {/* On narrow screens the navigation takes its own scrollable row under the name and the menu. */}
+      <div className="mx-auto flex min-h-12 max-w-[1400px] flex-wrap items-center gap-x-6 px-4 sm:flex-nowrap sm:px-6">
         <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src="/icon.svg" alt="" width={22} height={22} />
           Tool Studio
         </Link>
-        {user && <NavLinks />}
+        {user && (
+          <div className="order-last -mx-1 w-full overflow-x-auto pb-1 sm:order-none sm:mx-0 sm:w-auto sm:pb-0">
+            <NavLinks />
+          </div>
+        )}
         <div className="ml-auto flex items-center gap-2">
           <ThemeToggle />
           {user ? (

@@ -113,7 +113,7 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
 
       {adding && canAdmin && (
         <Card title="Add a server">
-          <form onSubmit={add} className="grid gap-3 md:grid-cols-2" aria-label="Add an MCP server">
+          <form method="post" onSubmit={add} className="grid gap-3 md:grid-cols-2" aria-label="Add an MCP server">
             <label className="space-y-1">
               <span className="text-[12px] font-medium">Name</span>
               <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className={field} placeholder="everything" aria-label="Server name" />
