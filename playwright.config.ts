@@ -26,7 +26,9 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry in CI, reported as "flaky" in the summary: e2e/domains.spec.ts:67 (a live config edit reaching an
+  // open form) failed once in four full runs under load and is open to fix; a real failure fails twice.
+  retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -99,6 +99,27 @@ describe("people and sessions", () => {
     expect(JSON.stringify(entries)).not.toContain("wrong password");
   });
 
+  it("the session cookie is HttpOnly and SameSite=Lax, and Secure when the studio is served over https", async () => {
+    const raw = async (id: Identity, base: string) => {
+      const res = await id.auth.handler(
+        new Request(`${base}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: new Headers({ origin: base, "content-type": "application/json", "x-forwarded-for": "10.6.0.1" }),
+          body: JSON.stringify({ email: "rita@example.com", password: "correct horse" }),
+        }),
+      );
+      return res.headers.getSetCookie().find((c) => /session_token=/.test(c)) ?? "";
+    };
+    const plain = await raw(identity, BASE);
+    expect(plain).toMatch(/HttpOnly/i);
+    expect(plain).toMatch(/SameSite=Lax/i);
+    expect(plain).not.toMatch(/Secure/i);
+    const https = new Identity({ prisma: db.prisma, env: {}, secret: await authSecret(db.prisma, {}), baseURL: "https://studio.example.com", trustedOrigins: ["https://studio.example.com"], oidc: () => null });
+    const secure = await raw(https, "https://studio.example.com");
+    expect(secure).toMatch(/Secure/);
+    expect(secure).toMatch(/HttpOnly/i);
+  });
+
   it("sign-out is audited and ends the session", async () => {
     const { cookie } = await signIn("rita@example.com", "correct horse");
     const out = await identity.auth.handler(new Request(`${BASE}/api/auth/sign-out`, { method: "POST", headers: headers({ cookie: cookie!, "content-type": "application/json" }), body: "{}" }));
