@@ -51,8 +51,6 @@ export default tseslint.config(
     plugins: { boundaries },
     settings: {
       "boundaries/elements": [
-        // Unit tests sit beside the code they test, but are tests: they may use tests/helpers.
-        { type: "tests", pattern: "lib/**/*.test.ts", partialMatch: false },
         { type: "lib", pattern: ["lib/*", "lib/**/*"], partialMatch: false },
         { type: "app", pattern: ["app/*", "app/**/*"], partialMatch: false },
         { type: "components", pattern: ["components/*", "components/**/*"], partialMatch: false },

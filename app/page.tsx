@@ -5,7 +5,7 @@ import { pageDoor } from "@/app/_auth/door";
 export const dynamic = "force-dynamic";
 
 export default async function ToolsPage({ searchParams }: { searchParams: Promise<{ source?: string; q?: string }> }) {
-  const principal = await pageDoor("/");
+  await pageDoor("/");
   const { source, q } = await searchParams;
   const studio = await getStudio();
   const { tools, collisions } = await studio.registry.snapshot();

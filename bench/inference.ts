@@ -1,7 +1,7 @@
 // npx tsx bench/inference.ts: what does shape inference cost per sample?
 //
-// Over N generated samples (lib/inference/generate.ts: a few random shapes with optional keys,
-// nulls, mixed types, nested arrays of objects, formats; 5% shapeless), measured in one process:
+// Over N generated samples (tests/helpers/inference-generate.ts: a few random shapes with optional
+// keys, nulls, mixed types, nested arrays of objects, formats; 5% shapeless), measured in one process:
 //   walk     — a plain recursive JSON walk over the same samples (visits every value and key): the baseline
 //   add      — addSample() of every sample into one ShapeStats
 //   batches  — statsOf() per batch of 1,000 samples, merged in order with mergeInto() (what a flush does)
@@ -16,7 +16,7 @@
 import { performance } from "node:perf_hooks";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
-import { genSamples } from "../lib/inference/generate";
+import { genSamples } from "../tests/helpers/inference-generate";
 import { deriveSchema, describeFields } from "../lib/inference/schema";
 import { addSample, emptyStats, mergeInto, statsOf } from "../lib/inference/stats";
 import { validate } from "../lib/schema/validate";

@@ -4,6 +4,7 @@
 // group, {"db": name} / {"dbGone": name} for databases, {"done": true} when it has cleaned up.
 // When stdin ends without "done" (the bench is gone), we SIGKILL the group and drop the databases.
 // Bounded: we also give up waiting after REAPER_MAX_S seconds and clean up then.
+import { clearInterval, setInterval } from "node:timers";
 import pg from "pg";
 
 const adminUrl = process.env.REAPER_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -34,9 +35,15 @@ process.stdin.on("data", (chunk) => {
     if (m.done === true) done = true;
   }
 });
-process.stdin.on("end", () => void reap("the bench ended"));
-process.stdin.on("error", () => void reap("the bench pipe broke"));
-setTimeout(() => void reap(`REAPER_MAX_S=${maxS} reached`), maxS * 1000).unref();
+// reap() reports its own failures; this catch is the last resort (and the reaper must still exit).
+const reapInBackground = (why) =>
+  reap(why).catch((e) => {
+    console.error(`[bench reaper] cleanup failed: ${e?.message ?? e}`);
+    process.exit(1);
+  });
+process.stdin.on("end", () => reapInBackground("the bench ended"));
+process.stdin.on("error", () => reapInBackground("the bench pipe broke"));
+setTimeout(() => reapInBackground(`REAPER_MAX_S=${maxS} reached`), maxS * 1000).unref();
 // Keep alive while waiting for stdin (the timer above is unref'd).
 const keepAlive = setInterval(() => {}, 60_000);
 
@@ -49,7 +56,9 @@ async function reap(why) {
   for (const g of groups) {
     try {
       process.kill(-g, "SIGKILL");
-    } catch {}
+    } catch {
+      // the group is gone already
+    }
   }
   if (dbs.size) {
     const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });

@@ -69,7 +69,9 @@ reaper.stdin?.on("error", () => {});
 function tellReaper(msg: object) {
   try {
     reaper.stdin?.write(JSON.stringify(msg) + "\n");
-  } catch {}
+  } catch {
+    // the reaper is gone: nobody to tell (its pipe errors are ignored above for the same reason)
+  }
 }
 async function newDatabase(migrate: boolean): Promise<TestDatabase> {
   const db = await createTestDatabase({ migrate });
@@ -109,19 +111,25 @@ process.on("exit", () => {
   if (serverPgid) {
     try {
       process.kill(-serverPgid, "SIGKILL");
-    } catch {}
+    } catch {
+      // the group is gone already
+    }
   }
 });
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.once(sig, () => {
     interrupted = true;
     console.error(`\n${sig}: cleaning up…`);
-    void cleanup().finally(() => process.exit(130));
+    cleanup()
+      .catch((err) => console.error("cleanup failed", err)) // each step logs its own failure; this is a last resort
+      .finally(() => process.exit(130));
   });
 }
 const watchdog = setTimeout(() => {
   console.error(`\nBench exceeded BENCH_TIMEOUT_S=${cfg.timeoutS}s: cleaning up and failing.`);
-  void cleanup().finally(() => process.exit(2));
+  cleanup()
+    .catch((err) => console.error("cleanup failed", err)) // each step logs its own failure; this is a last resort
+    .finally(() => process.exit(2));
 }, cfg.timeoutS * 1000);
 watchdog.unref();
 
@@ -404,7 +412,9 @@ async function startStudio(databaseUrl: string): Promise<Server> {
       if (!groupAlive(pgid)) break;
       try {
         process.kill(-pgid, sig);
-      } catch {}
+      } catch {
+        // the group exited meanwhile: the loop sees it
+      }
       const until = performance.now() + waitMs;
       while (groupAlive(pgid) && performance.now() < until) await sleep(100);
     }

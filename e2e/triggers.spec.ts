@@ -60,7 +60,7 @@ test("the triggers page highlights the phrases of a typed message and lists the 
   await expect(page.locator('[data-testid="trigger-match"][data-tool="add"]')).toBeVisible();
   await expect(preview).toContainText('<img src=x onerror="window.__xss=1">');
   await expect(preview.locator("img, b")).toHaveCount(0);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(await page.evaluate(() => (window as Window & { __xss?: number }).__xss)).toBeUndefined();
 
   // a word that only contains a trigger does not match it
   await box.fill("my address summary");

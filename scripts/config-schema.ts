@@ -23,7 +23,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     let current = "";
     try {
       current = readFileSync(CONFIG_SCHEMA_FILE, "utf8");
-    } catch {}
+    } catch {
+      // no file yet: it is out of date, said below
+    }
     if (current !== text) {
       console.error(`${rel} is out of date: run npm run config:schema`);
       process.exit(1);

@@ -52,7 +52,12 @@ if (!args.has("--no-build") && buildIsStale()) {
   console.log("Building the studio…");
   run(bin("next"), ["build"]);
 }
-run(bin("tsx"), ["scripts/migrate.ts"]);
+if (args.has("--no-build") && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
+  console.error("There is no build to serve: run `npm run build` first, or `npm run studio`, which builds when needed.");
+  process.exit(1);
+}
+// react-server: the server modules carry the "server-only" marker (see lib/db/client.ts).
+run(bin("tsx"), ["--conditions=react-server", "scripts/migrate.ts"]);
 const where = process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${process.env.STUDIO_DATA_DIR || "./data/pglite"}`;
 console.log(`Tool Studio on http://${host === "0.0.0.0" ? "localhost" : host}:${port} — database: ${where}`);
 const child = spawn(bin("next"), ["start", "--hostname", host, "--port", port], { cwd: root, stdio: "inherit", env });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# All the tests: types, unit + integration (real PostgreSQL), then end-to-end in Chromium.
+# All the tests: types, lint and boundaries, unit + integration (real PostgreSQL) with coverage, then end-to-end in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -24,7 +24,9 @@ fi
 
 echo "== typecheck"
 npx tsc --noEmit
-echo "== unit and integration tests"
-npx vitest run
+echo "== lint and architecture boundaries"
+npx eslint . --max-warnings=0
+echo "== unit and integration tests, with lib/ coverage (floors in vitest.config.ts)"
+npx vitest run --coverage
 echo "== end-to-end tests"
 npx playwright test

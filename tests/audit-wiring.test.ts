@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditConfigSave, AuditLog, runAuditHook, requestFrom, watchConfigChanges, type AuditEntry } from "@/lib/audit";
+import { auditConfigSave, AuditLog, runAuditHook, watchConfigChanges, type AuditEntry } from "@/lib/audit";
 import { ConfigStore } from "@/lib/config/store";
 import { executeTool } from "@/lib/execution/execute";
+import { requestOrigin } from "@/lib/http/http";
 import { Registry } from "@/lib/registry/registry";
 import { RunStore } from "@/lib/runs/store";
 import { defineTool } from "@/lib/tools/define";
@@ -113,7 +114,7 @@ describe("config changes", () => {
     const r = store.save(saved, { expectedVersion: 2 });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    await auditConfigSave(audit, store, r.state, { text: saved, actor: "local:ann", from: requestFrom(req) });
+    await auditConfigSave(audit, store, r.state, { text: saved, actor: "local:ann", from: requestOrigin(req) });
     await new Promise((res) => setTimeout(res, 300)); // let the directory watcher see the rename
     await watch.idle();
     entries = await configEntries();

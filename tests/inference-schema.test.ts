@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { genSamples, rng } from "@/lib/inference/generate";
+import { genSamples, rng } from "@/tests/helpers/inference-generate";
 import { deriveSchema, describeFields } from "@/lib/inference/schema";
 import { addSample, emptyStats, MAX_PATHS, mergeInto, mergeStats, statsOf, VALUE_CAP, type ShapeStatsData } from "@/lib/inference/stats";
 import { validate } from "@/lib/schema/validate";

@@ -6,7 +6,7 @@ import { builtinSource } from "@/lib/builtin-tools";
 import { createPrisma } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { executeTool, type ExecuteDeps, type ExecuteRequest } from "@/lib/execution/execute";
-import { genSamples } from "@/lib/inference/generate";
+import { genSamples } from "@/tests/helpers/inference-generate";
 import { deriveSchema } from "@/lib/inference/schema";
 import { outputSample, ShapeStore } from "@/lib/inference/store";
 import { Registry } from "@/lib/registry/registry";

@@ -3,7 +3,7 @@
 // against a bare 2025-06-18 server. The negotiated version must be the older one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpConnection, type McpServerConfig } from "@/lib/mcp/connection";
-import { eventually, everythingServerPath, startEverythingHttpServer, type ServerProcess } from "@/lib/mcp/test-helpers";
+import { eventually, everythingServerPath, startEverythingHttpServer, type ServerProcess } from "@/tests/helpers/mcp";
 import type { ProgressUpdate, RegisteredTool, ToolContext } from "@/lib/tools/define";
 import type { ContentBlock } from "@/lib/tools/output";
 

@@ -6,7 +6,7 @@ import { executeTool } from "@/lib/execution/execute";
 import { McpManager } from "@/lib/mcp/source";
 import { Registry } from "@/lib/registry/registry";
 import { RunStore } from "@/lib/runs/store";
-import { EXAMPLE_SERVER, eventually, startExampleHttpServer, type ServerProcess } from "@/lib/mcp/test-helpers";
+import { EXAMPLE_SERVER, eventually, startExampleHttpServer, type ServerProcess } from "@/tests/helpers/mcp";
 import type { ProgressUpdate, RegisteredTool, ToolContext } from "@/lib/tools/define";
 import { ToolError } from "@/lib/tools/errors";
 import type { ContentBlock } from "@/lib/tools/output";
@@ -287,11 +287,10 @@ describe("McpManager with the example server", () => {
     enabled: true,
   });
 
-  it("syncs config servers, adds run-time ones, and offers all tools as the mcp source", async () => {
-    const r1 = await manager.sync([stdio("one"), { ...stdio("off"), enabled: false }]);
-    expect(r1.started).toEqual(["one"]);
-    manager.add({ name: "two", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER] });
-    expect(() => manager.add({ name: "one", transport: "stdio", command: process.execPath })).toThrow(/already exists \(from the config\)/);
+  it("syncs config servers (refusing a repeated name), restarts changed ones, stops removed ones, and offers all tools as the mcp source", async () => {
+    const r1 = await manager.sync([stdio("one"), { ...stdio("off"), enabled: false }, stdio("two"), stdio("two", ["--page-size", "2"])]);
+    expect(r1.started).toEqual(["one", "two"]);
+    expect(r1.refused).toEqual([{ name: "two", reason: expect.stringMatching(/another entry of the config/) }]);
     await manager.connection("one")!.waitFor((s) => s.state === "connected", 15_000);
     await manager.connection("two")!.waitFor((s) => s.state === "connected", 15_000);
 
@@ -304,24 +303,26 @@ describe("McpManager with the example server", () => {
     expect(states.map((s) => [s.name, s.origin, s.enabled, s.state])).toEqual([
       ["one", "config", true, "connected"],
       ["off", "config", false, "disconnected"],
-      ["two", "runtime", true, "connected"],
+      ["two", "config", true, "connected"],
     ]);
     expect(states[0]).toMatchObject({ transport: "stdio", protocolVersion: "2026-07-28", toolCount: ALL_TOOLS.length, excluded: [{ tool: "bad_header" }] });
 
-    // A config reload: "one" changes (restarted), "off" disappears, "two" (run time) survives and
-    // blocks a config entry of the same name.
+    // A config reload: "one" changes (restarted), "off" disappears, "two" is left running as it was.
     const pidBefore = manager.state("one")!.pid;
+    const twoPid = manager.state("two")!.pid!;
     const r2 = await manager.sync([stdio("one", ["--page-size", "2"]), stdio("two")]);
     expect(r2.restarted).toEqual(["one"]);
-    expect(r2.refused).toEqual([{ name: "two", reason: expect.stringMatching(/run time/) }]);
+    expect(r2.unchanged).toEqual(["two"]);
+    expect(r2.refused).toEqual([]);
     await manager.connection("one")!.waitFor((s) => s.state === "connected", 15_000);
     expect(manager.state("one")!.pid).not.toBe(pidBefore);
+    expect(manager.state("two")!.pid).toBe(twoPid);
     expect(manager.states().map((s) => s.name)).toEqual(["one", "two"]);
+
+    // "two" leaves the config: stopped, and its process ends.
     const r3 = await manager.sync([stdio("one", ["--page-size", "2"])]);
     expect(r3.unchanged).toEqual(["one"]);
-
-    const twoPid = manager.state("two")!.pid!;
-    expect(await manager.remove("two")).toBe(true);
+    expect(r3.stopped).toEqual(["two"]);
     expect(manager.states().map((s) => s.name)).toEqual(["one"]);
     await eventually(() => {
       try {
@@ -331,7 +332,6 @@ describe("McpManager with the example server", () => {
         return true; // the process is gone
       }
     });
-    await expect(manager.remove("one")).rejects.toThrow(/comes from the config/);
   });
 });
 

@@ -33,32 +33,44 @@ beforeAll(async () => {
   const domains = new DomainService({ config: () => config, tools: async () => (await registry.snapshot()).tools });
   studio = { registry, execute: (req: ExecuteRequest) => executeTool({ registry, runs, domains }, req) };
 
-  server = http.createServer(async (req, res) => {
-    const hasBody = req.method !== "GET" && req.method !== "HEAD" && req.method !== "DELETE";
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-      method: req.method,
-      headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]))),
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
-    } as RequestInit);
-    const response = await handleMcpRequest(request, { studio, actor: "http-tester" });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body) return res.end();
-    const reader = response.body.getReader();
-    res.on("close", () => void reader.cancel().catch(() => {}));
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        res.write(value);
-      }
-    } catch {
-      // cancelled
-    }
-    res.end();
+  server = http.createServer((req, res) => {
+    serve(req, res).catch((err) => {
+      console.error("[tool-studio] test server: an MCP request failed", err);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`);
 });
+
+/** The route's work: Node request in, handleMcpRequest, the response streamed back. */
+async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const hasBody = req.method !== "GET" && req.method !== "HEAD" && req.method !== "DELETE";
+  const request = new Request(`http://${req.headers.host}${req.url}`, {
+    method: req.method,
+    headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]))),
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+  } as RequestInit);
+  const response = await handleMcpRequest(request, { studio, actor: "http-tester" });
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.on("close", () => void reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } catch {
+    // cancelled
+  }
+  res.end();
+}
 
 afterAll(async () => {
   if (studio) await closeMcpEndpoint(studio);

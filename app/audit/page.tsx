@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { z } from "zod";
-import { AUDIT_ACTIONS, AuditCursorError, parseInstant, verifyShared, type AuditFilter, type AuditVerifyReport } from "@/lib/audit";
+import { AUDIT_ACTIONS, parseInstant, verifyShared, type AuditFilter, type AuditVerifyReport } from "@/lib/audit";
 import { getStudio } from "@/lib/studio/studio";
 import { AuditTable, ChainBadge } from "@/components/audit/AuditTable";
 import { Card } from "@/components/ui/Card";
@@ -24,7 +24,7 @@ const Query = z.object({
 const inputClass = "h-8 rounded-md border bg-background px-2";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const principal = await pageDoor("/audit");
+  await pageDoor("/audit");
   const q = Query.parse(await searchParams);
   const studio = await getStudio();
 

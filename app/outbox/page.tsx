@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Outbox" };
 
 export default async function OutboxPage() {
-  const principal = await pageDoor("/outbox");
+  await pageDoor("/outbox");
   const messages = await (await getStudio()).outbox.list(200);
   return (
     <div className="space-y-4">

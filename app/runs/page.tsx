@@ -4,7 +4,7 @@ import { getStudio } from "@/lib/studio/studio";
 import { ERROR_KINDS } from "@/lib/tools/errors";
 import { RUN_ORIGINS, RUN_STATUSES } from "@/lib/runs/types";
 import { RunFilterParams, queryEntries, FILTER_KEYS } from "@/lib/runs/filter-params";
-import { CursorError } from "@/lib/runs/store";
+
 import { RunTable } from "@/components/runs/RunTable";
 import { RunStatsView } from "@/components/runs/RunStatsView";
 import { PurgeButton } from "@/components/runs/PurgeButton";

@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Triggers" };
 
 export default async function TriggersPage() {
-  const principal = await pageDoor("/triggers");
+  await pageDoor("/triggers");
   const studio = await getStudio();
   const tools: TriggerTool[] = (await studio.registry.list())
     .map((t) => ({ name: t.name, title: displayName(t), triggers: [...new Set(t.invocationTriggers ?? [])] }))

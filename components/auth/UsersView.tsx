@@ -9,6 +9,7 @@ import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ApiError, callApi, FieldError, fieldClass, labelTextClass, messageOf, TokenTable } from "./TokensView";
+import { reportError } from "@/components/ui/report-error";
 
 /** What one row last said: an error or a confirmation, next to that person. */
 type RowNote = { tone: "error" | "ok"; text: string };
@@ -82,11 +83,11 @@ export function UsersView({
   const changeRole = (u: UserInfo, role: Role) => {
     if (role === u.role) return;
     if (u.id === me && role !== "admin" && !window.confirm(`Demote yourself to ${role}? You will lose access to this page and to the admin settings.`)) return;
-    void act(u, "role", async () => {
+    act(u, "role", async () => {
       await callApi("PATCH", `/api/users/${encodeURIComponent(u.id)}`, { role });
       if (u.id === me) router.refresh();
       return `Role changed from ${u.role} to ${role}${u.id === me ? "" : "; their browsers were signed out"}.`;
-    });
+    }).catch(reportError);
   };
 
   const signOutEverywhere = (u: UserInfo) =>

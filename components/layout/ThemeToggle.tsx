@@ -6,7 +6,9 @@ export function ThemeToggle() {
     const dark = document.documentElement.classList.toggle("dark");
     try {
       localStorage.setItem("theme", dark ? "dark" : "light");
-    } catch {}
+    } catch {
+      // storage disabled (private mode): the choice lasts this page only
+    }
   };
   return (
     <button type="button" onClick={toggle} aria-label="Toggle dark mode" title="Toggle dark mode"

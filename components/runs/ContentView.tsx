@@ -33,7 +33,9 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   if ((trimmed.startsWith("{") || trimmed.startsWith("[")) && trimmed.length < 2_000_000) {
     try {
       return { ok: true, value: JSON.parse(trimmed) };
-    } catch {}
+    } catch {
+      // not JSON: shown as text
+    }
   }
   return { ok: false };
 }

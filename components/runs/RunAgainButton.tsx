@@ -6,6 +6,7 @@ import type { Run } from "@/lib/runs/types";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDestructive } from "@/components/ui/ConfirmDestructive";
 import { DisabledReason } from "@/components/ui/DisabledReason";
+import { reportError } from "@/components/ui/report-error";
 
 type Props = {
   run: Run;
@@ -57,7 +58,7 @@ export function RunAgainButton({ run, canRun, reason = null, confirmBeforeRun = 
   const press = () => {
     if (!canRun || busy) return;
     if (confirmBeforeRun) setConfirming(true);
-    else void again(false);
+    else again(false).catch(reportError);
   };
 
   const cancel = () => {
@@ -73,7 +74,7 @@ export function RunAgainButton({ run, canRun, reason = null, confirmBeforeRun = 
         </span>
       )}
       {!canRun && reason && <DisabledReason id={reasonId} reason={reason} testId="run-again-disabled-reason" className="max-w-sm" />}
-      {confirming && canRun && <ConfirmDestructive toolName={run.tool} onConfirm={() => void again(true)} onCancel={cancel} />}
+      {confirming && canRun && <ConfirmDestructive toolName={run.tool} onConfirm={() => again(true).catch(reportError)} onCancel={cancel} />}
       <button
         ref={buttonRef}
         type="button"

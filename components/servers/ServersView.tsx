@@ -7,6 +7,7 @@ import { Badge, type Tone } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
+import { reportError } from "@/components/ui/report-error";
 
 const STATE_TONE: Record<string, Tone> = { connected: "success", connecting: "primary", failed: "danger", disconnected: "neutral" };
 const field = "h-8 w-full rounded-md border bg-background px-2";
@@ -35,9 +36,12 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
   const [form, setForm] = useState({ name: "", transport: "stdio", command: "", args: "", env: "", cwd: "", url: "", headers: "" });
 
   useEffect(() => {
-    const t = setInterval(async () => {
+    const poll = async () => {
       const res = await fetch("/api/servers", { cache: "no-store" }).catch(() => null);
       if (res?.ok) setServers((await res.json()).servers);
+    };
+    const t = setInterval(() => {
+      poll().catch(reportError);
     }, 1500);
     return () => clearInterval(t);
   }, []);

@@ -6,6 +6,7 @@ import { MAX_MESSAGE_LENGTH, segmentMessage, type TriggerSpan } from "@/lib/trig
 import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
+import { reportError } from "@/components/ui/report-error";
 
 /** A tool as the page lists it: names and its triggers at page load. */
 export interface TriggerTool {
@@ -51,7 +52,7 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
   useEffect(() => {
     if (message.trim() === "") return;
     const ctrl = new AbortController();
-    const timer = setTimeout(async () => {
+    const load = async () => {
       try {
         const res = await fetch("/api/triggers/match", {
           method: "POST",
@@ -66,6 +67,9 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
         if (ctrl.signal.aborted) return;
         setError({ message, text: err instanceof Error ? err.message : String(err) });
       }
+    };
+    const timer = setTimeout(() => {
+      load().catch(reportError);
     }, DEBOUNCE_MS);
     return () => {
       clearTimeout(timer);

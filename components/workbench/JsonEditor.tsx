@@ -61,7 +61,9 @@ export default function JsonEditor({ value, onChange, schema, modelPath, onRun, 
       if (!jsonc) {
         try {
           if (JSON.stringify(JSON.parse(ed.getValue())) === JSON.stringify(JSON.parse(value))) return;
-        } catch {}
+        } catch {
+          // one side is not valid JSON yet: fall through and replace the text
+        }
       }
       ed.setValue(value);
     }

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { Save } from "lucide-react";
 import type { Preset } from "@/lib/runs/presets";
 import { buttonClass } from "@/components/ui/button-styles";
+import { reportError } from "@/components/ui/report-error";
 
 /**
  * Load saved arguments into the form, or save the current ones under a name. Loading is for
@@ -19,7 +20,9 @@ export function PresetMenu({ tool, args, agent, onLoad, canSave = true, reason =
     const res = await fetch(url, { cache: "no-store" }).catch(() => null);
     if (res?.ok) setPresets((await res.json()).presets);
   }, [url]);
-  useEffect(() => void reload(), [reload]);
+  useEffect(() => {
+    reload().catch(reportError);
+  }, [reload]);
 
   const save = async () => {
     if (!canSave) return;

@@ -20,6 +20,7 @@ import { PresetMenu } from "./PresetMenu";
 import { AgentPicker, useDomainOptions } from "./use-domain-options";
 import { domainUiSchema } from "./domain-options";
 import { readRunStream, RunRequestError, type Progress } from "./run-stream";
+import { reportError } from "@/components/ui/report-error";
 
 const JsonEditor = dynamic(() => import("./JsonEditor"), {
   ssr: false,
@@ -138,7 +139,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
       requestAnimationFrame(() => resultRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
     } finally {
       setRunning(null);
-      void refreshRuns();
+      refreshRuns().catch(reportError);
       router.refresh(); // the server-rendered parts (inferred shapes) include this run now
     }
   }, [args, jsonError, running, canRun, timeoutSec, tool.name, refreshRuns, agent, router]);
@@ -147,7 +148,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
   const requestRun = useCallback(() => {
     if (running || jsonError || !canRun) return;
     if (confirmBeforeRun) setConfirming(true);
-    else void execute(false);
+    else execute(false).catch(reportError);
   }, [running, jsonError, canRun, confirmBeforeRun, execute]);
 
   const cancelConfirm = () => {
@@ -211,7 +212,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           <Play className="size-3.5" /> Run
         </button>
         {!canRun && runReason && <DisabledReason id="run-disabled-reason" reason={runReason} testId="run-disabled-reason" className="max-w-md" />}
-        {canRun && confirming && !running && <ConfirmDestructive toolName={tool.name} onConfirm={() => void execute(true)} onCancel={cancelConfirm} />}
+        {canRun && confirming && !running && <ConfirmDestructive toolName={tool.name} onConfirm={() => execute(true).catch(reportError)} onCancel={cancelConfirm} />}
         {canRun && <kbd className="hidden rounded border bg-muted px-1.5 py-0.5 font-mono text-[11px] text-muted-foreground sm:inline">Ctrl/⌘ + Enter</kbd>}
         {running && (
           <button type="button" className={buttonClass.danger} onClick={cancel} disabled={!running.runId} data-testid="cancel-button">

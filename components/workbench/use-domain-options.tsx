@@ -4,6 +4,7 @@ import { RefreshCw } from "lucide-react";
 import type { ToolOptions } from "@/lib/domains/client-types";
 import type { ToolSpec } from "@/lib/tools/spec";
 import type { DomainFormContext } from "./domain-options";
+import { reportError } from "@/components/ui/report-error";
 
 export interface DomainState {
   enabled: boolean;
@@ -29,7 +30,7 @@ export function useDomainOptions(tool: ToolSpec, agent: string | null, args: unk
   useEffect(() => {
     if (!enabled) return;
     const mine = ++seq.current;
-    const timer = setTimeout(async () => {
+    const load = async () => {
       setLoading(true);
       try {
         const q = new URLSearchParams({ args: argsKey, ...(agent ? { agent } : {}) });
@@ -44,6 +45,9 @@ export function useDomainOptions(tool: ToolSpec, agent: string | null, args: unk
       } finally {
         if (mine === seq.current) setLoading(false);
       }
+    };
+    const timer = setTimeout(() => {
+      load().catch(reportError);
     }, 150);
     return () => clearTimeout(timer);
   }, [enabled, tool.name, agent, argsKey, tick]);

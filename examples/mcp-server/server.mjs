@@ -16,6 +16,7 @@
  * tool is declared as raw JSON exactly as it goes on the wire (McpServer does not paginate).
  * Diagnostics go to stderr (stdout is the stdio protocol channel).
  */
+/* global AbortController, Headers, Request -- Node's web globals (Node 20+) */
 import http from "node:http";
 import { deflateSync } from "node:zlib";
 import {

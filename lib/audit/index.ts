@@ -1,5 +1,4 @@
 export * from "./log";
 export { runAuditHook } from "./observer";
 export { auditConfigSave, watchConfigChanges, type ConfigWatch, type WatchConfigOptions } from "./config";
-export { requestFrom } from "./request";
 export { AuditQuery, AuditVerifyQuery, parseInstant, verifyShared } from "./query";

@@ -234,7 +234,9 @@ export class AuditLog {
     if (!this.writing) {
       this.writing = true;
       // After the current synchronous code, so calls made together share the first batch.
-      queueMicrotask(() => void this.drain());
+      queueMicrotask(() => {
+        this.drain().catch((err) => console.error("[tool-studio] audit: the batch writer failed", err));
+      });
     }
   }
 
@@ -402,6 +404,7 @@ export function toEntry(r: Row): AuditEntry {
 
 // A lone UTF-16 surrogate cannot be stored as UTF-8 (the driver would write U+FFFD, JSONB
 // refuses it), nor can NUL: both become U+FFFD before hashing.
+// eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL cannot store it
 const UNSTORABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
 
 function cleanText(s: string): string {

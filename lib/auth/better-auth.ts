@@ -1,3 +1,5 @@
+// Server code: a client component that imports this (directly or not) fails the build.
+import "server-only";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";

@@ -81,6 +81,7 @@ const icsDateTime = (epochMs: number) => formatWithOffset(epochMs, 0).replace(/[
 export function escapeIcsText(s: string): string {
   return s
     .replace(/\r\n?/g, "\n")
+    // eslint-disable-next-line no-control-regex -- RFC 5545 TEXT may not hold control characters (newlines are kept, escaped below)
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
     .replace(/\\/g, "\\\\")
     .replace(/;/g, "\\;")
@@ -90,6 +91,7 @@ export function escapeIcsText(s: string): string {
 
 /** A parameter value, quoted when it holds : ; or , (double quotes are not allowed inside). */
 function icsParam(s: string): string {
+  // eslint-disable-next-line no-control-regex -- RFC 5545 parameter values may not hold control characters
   const clean = s.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/"/g, "'");
   return /[:;,]/.test(clean) ? `"${clean}"` : clean;
 }

@@ -1,4 +1,6 @@
-/** Config names as trigger phrases: lowercase, trimmed, de-duplicated; names under 3 characters are dropped (too ambiguous). */
+import { isUsableTriggerName } from "../triggers/names";
+
+/** Config names as trigger phrases: lowercase, trimmed, de-duplicated; names too short to be unambiguous are dropped. */
 export function liveNames(names: string[]): string[] {
-  return [...new Set(names.map((n) => n.trim().toLowerCase()).filter((n) => [...n].length >= 3))];
+  return [...new Set(names.filter(isUsableTriggerName).map((n) => n.trim().toLowerCase()))];
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpConnection } from "../mcp/connection";
 import { McpManager } from "../mcp/source";
-import { RuntimeConfigSchema, type RuntimeConfig } from "./schema";
+import { RuntimeConfigSchema, type AuthSettingsConfig, type RuntimeConfig } from "./schema";
 import { parseConfigText } from "./store";
 import {
   EnvRefError,
@@ -119,9 +119,8 @@ describe("resolveEnvRefs", () => {
   });
 });
 
-type Oidc = { clientId?: string; clientSecret?: string };
-/** `auth.oidc` of a config, whether or not the schema in this tree declares `auth` yet. */
-const oidcOf = (c: RuntimeConfig) => (c as unknown as { auth?: { oidc?: Oidc } }).auth?.oidc;
+/** `auth.oidc` of a config. */
+const oidcOf = (c: RuntimeConfig) => c.auth.oidc;
 
 function parsed(): RuntimeConfig {
   const cfg = RuntimeConfigSchema.parse({
@@ -131,8 +130,8 @@ function parsed(): RuntimeConfig {
     ],
   });
   // Set by hand, so the test does not depend on the auth schema's other fields.
-  const auth = { oidc: { issuer: "https://id.example.com", clientId: "studio", clientSecret: "oidc-shh", defaultRole: "viewer" } };
-  return Object.freeze({ ...cfg, auth }) as unknown as RuntimeConfig;
+  const auth: AuthSettingsConfig = { oidc: { issuer: "https://id.example.com", clientId: "studio", clientSecret: "oidc-shh", defaultRole: "viewer" } };
+  return Object.freeze({ ...cfg, auth });
 }
 
 describe("redactConfig", () => {
@@ -371,14 +370,17 @@ describe("MCP servers use resolved references and never show secrets", () => {
   });
 
   it("server states (the Servers page and /api/servers) carry no env or header values", async () => {
-    const fake = (config: { name: string; transport: "stdio" | "http" }) =>
-      ({
+    const fake = (config: { name: string; transport: "stdio" | "http" }): McpConnection => {
+      const stub = {
         start() {},
         subscribe: () => () => {},
         close: async () => {},
         tools: () => [],
         status: () => ({ name: config.name, transport: config.transport, state: "failed", error: "boom", stderrTail: ["line"], toolCount: 0, excluded: [], failures: 1 }),
-      }) as unknown as McpConnection;
+      };
+      // eslint-disable-next-line no-restricted-syntax -- a stand-in with only the methods McpManager calls (McpConnection has private state)
+      return stub as unknown as McpConnection;
+    };
     const mgr = new McpManager({ createConnection: fake });
     cleanups.push(() => mgr.close());
     await mgr.sync(parsed().mcpServers);

@@ -1,10 +1,13 @@
 // The runtime config file (JSONC) as a live value: re-read when it changes on disk, validated with
 // RuntimeConfigSchema, errors located to file:line:column, the last good config kept on a bad edit,
 // and saved atomically. Everything here is synchronous so a request can call current() cheaply.
+// Server code: a client component that imports this (directly or not) fails the build.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from "jsonc-parser";
+import type { core } from "zod";
 import { RuntimeConfigSchema, type RuntimeConfig } from "./schema";
 
 /** One problem in the file, located to a 1-based line and column (UTF-16 code units, as editors count). */
@@ -99,7 +102,7 @@ export function parseConfigText(text: string, file: string): ParseResult {
   }
   const r = RuntimeConfigSchema.safeParse(nodeValue(root));
   if (r.success) return { ok: true, config: deepFreeze(r.data) };
-  const issues = dedupe(r.error.issues.flatMap((i) => locateIssue(i as unknown as ZodIssueLike, root, lines)));
+  const issues = dedupe(r.error.issues.flatMap((i) => locateIssue(i, root, lines)));
   return { ok: false, error: makeError("schema", shown, issues, issues.length) };
 }
 
@@ -347,13 +350,17 @@ function writeAtomic(file: string, text: string): void {
   let target = file;
   try {
     target = fs.realpathSync(file); // keep a symlinked config a symlink: replace what it points to
-  } catch {}
+  } catch {
+    // not there yet (or a dangling link): write the path as given
+  }
   const dir = path.dirname(target);
   fs.mkdirSync(dir, { recursive: true });
   let mode = 0o644;
   try {
     mode = fs.statSync(target).mode & 0o777;
-  } catch {}
+  } catch {
+    // a new file: the default mode
+  }
   const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
     const fd = fs.openSync(tmp, "wx", mode);
@@ -367,7 +374,9 @@ function writeAtomic(file: string, text: string): void {
   } catch (err) {
     try {
       fs.unlinkSync(tmp);
-    } catch {}
+    } catch {
+      // the temporary file may not exist; the write's own error is the one to report
+    }
     throw err;
   }
   try {
@@ -378,7 +387,9 @@ function writeAtomic(file: string, text: string): void {
     } finally {
       fs.closeSync(dfd);
     }
-  } catch {}
+  } catch {
+    // best effort: the file itself is already fsynced and renamed
+  }
 }
 
 function deepFreeze<T>(v: T): T {
@@ -438,12 +449,9 @@ function nodeValue(node: JsonNode): unknown {
   }
 }
 
-/** The fields of a zod 4 issue used here. */
-type ZodIssueLike = { path: PropertyKey[]; message: string; code: string; keys?: string[]; expected?: string };
-
-function locateIssue(issue: ZodIssueLike, root: JsonNode, lines: ReturnType<typeof lineIndex>): ConfigIssue[] {
+function locateIssue(issue: core.$ZodIssue, root: JsonNode, lines: ReturnType<typeof lineIndex>): ConfigIssue[] {
   const segs = issue.path.map((s) => (typeof s === "number" ? s : String(s)));
-  if (issue.code === "unrecognized_keys" && issue.keys?.length) {
+  if (issue.code === "unrecognized_keys" && issue.keys.length) {
     // One issue per unknown key, pointing at the key itself.
     return issue.keys.map((k) => {
       const node = findNodeAtLocation(root, [...segs, k]);

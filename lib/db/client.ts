@@ -1,5 +1,7 @@
 // Prisma client factory: PostgreSQL when DATABASE_URL is set, otherwise an embedded PGlite
 // database on disk, so the studio runs with zero setup.
+// Server code: a client component that imports this (directly or not) fails the build.
+import "server-only";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -89,10 +91,6 @@ export function getDb(): Promise<Db> {
     store.__toolStudioDb = ready;
   }
   return store.__toolStudioDb;
-}
-
-export async function getPrisma(): Promise<PrismaClient> {
-  return (await getDb()).prisma;
 }
 
 /** Closes the process-wide database if it was opened (tests, graceful shutdown). */

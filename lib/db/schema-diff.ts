@@ -19,7 +19,7 @@ function loadEngineModule(): Promise<Bg> {
     const bgPath = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg");
     const bytes = await readFile(path.join(path.dirname(bgPath), "schema_engine_bg.wasm"));
     const { instance } = await WebAssembly.instantiate(bytes, {
-      "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
+      "./schema_engine_bg.js": bg,
     });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();

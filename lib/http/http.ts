@@ -4,11 +4,18 @@ import { isErrorNamed, isToolError, type ErrorKind, type FieldError } from "../t
 /** Request bodies above this are refused before they are read in full. */
 export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024;
 
+/**
+ * The one list of error kinds the API answers with: a tool's kinds (lib/tools/errors.ts) and
+ * the request's own. 409 is always `conflict`, 401 `unauthenticated`, 403 `forbidden`.
+ */
+export const REQUEST_ERROR_KINDS = ["bad_request", "payload_too_large", "unauthenticated", "forbidden", "method_not_allowed", "conflict", "invalid_config", "io"] as const;
+export type ApiErrorKind = ErrorKind | (typeof REQUEST_ERROR_KINDS)[number];
+
 export class HttpError extends Error {
   override readonly name = "HttpError";
   constructor(
     readonly status: number,
-    readonly kind: ErrorKind | "payload_too_large" | "bad_request" | "unauthenticated" | "forbidden" | "conflict",
+    readonly kind: ApiErrorKind,
     message: string,
     readonly details?: FieldError[],
   ) {
@@ -16,7 +23,7 @@ export class HttpError extends Error {
   }
 }
 
-export function errorResponse(status: number, kind: string, message: string, details?: FieldError[], extra: object = {}): Response {
+export function errorResponse(status: number, kind: ApiErrorKind, message: string, details?: FieldError[], extra: object = {}): Response {
   return Response.json({ error: { kind, message, ...(details ? { details } : {}) }, ...extra }, { status });
 }
 
@@ -25,6 +32,11 @@ export function toErrorResponse(err: unknown): Response {
   if (isErrorNamed(err, "HttpError")) {
     const h = err as HttpError;
     return errorResponse(h.status, h.kind, h.message, h.details);
+  }
+  // Refusals from lib/ that carry their own status (e.g. lib/servers/apply.ts).
+  if (isErrorNamed(err, "ServerEditError")) {
+    const e = err as Error & { status: number; kind: ApiErrorKind };
+    return errorResponse(e.status, e.kind, e.message);
   }
   if (isToolError(err)) {
     const status = err.kind === "not_found" ? 404 : err.kind === "invalid_args" ? 400 : 500;

@@ -78,7 +78,9 @@ function resolve(schema: unknown, root: JsonSchema, depth = 0): Decl {
     for (const k of Object.keys(pp)) {
       try {
         d.patternProperties.push([new RegExp(k, "u"), (pp as Record<string, unknown>)[k]]);
-      } catch {}
+      } catch {
+        // not a pattern JavaScript can compile: that key cannot be compared, so it is left out
+      }
     }
   }
   const req = own(s, "required");

@@ -39,12 +39,13 @@ export const MAX_PATHS = 2000;
 /** Values nested deeper than this are counted by type but not descended into. */
 export const MAX_DEPTH = 64;
 
-export interface Range {
+// Type aliases, not interfaces: the stats are stored as JSON, and only an alias is seen to fit a JSON type.
+export type Range = {
   min: number;
   max: number;
-}
+};
 
-export interface PathStats {
+export type PathStats = {
   /** See the module comment for what is counted. */
   present: number;
   /** Values seen here by JSON type (an integral number counts as integer, not number). */
@@ -64,9 +65,9 @@ export interface PathStats {
   number?: Range;
   stringLength?: Range;
   arrayLength?: Range;
-}
+};
 
-export interface ShapeStatsData {
+export type ShapeStatsData = {
   version: 1;
   samples: number;
   /**
@@ -75,7 +76,7 @@ export interface ShapeStatsData {
   paths: Record<string, PathStats>;
   /** Set when MAX_PATHS was reached and some paths were not tracked. */
   truncated?: boolean;
-}
+};
 
 export function emptyStats(): ShapeStatsData {
   return { version: 1, samples: 0, paths: {} };
@@ -86,7 +87,8 @@ export function emptyStats(): ShapeStatsData {
 type Check = (s: string) => boolean;
 
 function checkOf(name: FormatName): Check {
-  const f = (fullFormats as unknown as Record<string, unknown>)[name];
+  // Every FormatName here is one of ajv-formats' names.
+  const f: unknown = fullFormats[name];
   const v = typeof f === "object" && f !== null && !(f instanceof RegExp) ? (f as { validate: unknown }).validate : f;
   if (v instanceof RegExp) return (s) => v.test(s);
   if (typeof v === "function") return v as Check;

@@ -76,11 +76,16 @@ export async function evaluateJsonata(
   return evaluateCompiled(compileJsonata(expression, opts), data, signal);
 }
 
+/** jsonata's typings name bindings with strings only; its evaluator also reads this symbol as a per-step hook. */
+interface HookableExpression {
+  assign(name: string | symbol, value: unknown): void;
+}
+
 /** Evaluates an expression compiled with compileJsonata (so parse and run errors can be told apart). */
 export async function evaluateCompiled(compiled: jsonata.Expression, data: unknown, signal: AbortSignal): Promise<unknown> {
   if (signal.aborted) throw abortError(signal);
   let steps = 0;
-  compiled.assign(Symbol.for("jsonata.__evaluate_entry") as unknown as string, async () => {
+  (compiled as HookableExpression).assign(Symbol.for("jsonata.__evaluate_entry"), async () => {
     if (signal.aborted) throw abortError(signal);
     if (++steps % JSONATA_LIMITS.yieldEvery === 0) {
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -84,7 +84,7 @@ interface Endpoint {
 
 // One endpoint per studio, built on first use with that call's deps, and kept on globalThis so
 // Next's dev reloads keep the 2025-era sessions.
-const g = globalThis as unknown as { __toolStudioMcp?: WeakMap<McpStudio, Endpoint> };
+const g = globalThis as typeof globalThis & { __toolStudioMcp?: WeakMap<McpStudio, Endpoint> };
 
 function endpointFor(studio: McpStudio, deps: McpServerDeps): Endpoint {
   const endpoints = (g.__toolStudioMcp ??= new WeakMap());
@@ -120,7 +120,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     const specs = await studio.registry.list();
     const era = envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined ? "modern" : "legacy";
-    return { tools: specs.map((s) => toMcpTool(s, era) as unknown as Tool) };
+    return { tools: specs.map((s) => toMcpTool(s, era) as Tool) };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {

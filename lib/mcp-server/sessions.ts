@@ -112,7 +112,10 @@ export class LegacySessions {
 
   private startSweeper(): void {
     if (this.sweeper) return;
-    this.sweeper = setInterval(() => void this.sweep(), Math.max(1_000, Math.min(60_000, this.idleMs / 2)));
+    this.sweeper = setInterval(() => {
+      // close errors go to onerror already (see close): this is a last resort
+      this.sweep().catch((err) => console.error("[tool-studio] MCP endpoint: sweeping idle sessions failed", err));
+    }, Math.max(1_000, Math.min(60_000, this.idleMs / 2)));
     this.sweeper.unref?.();
   }
 

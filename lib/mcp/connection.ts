@@ -1,33 +1,25 @@
-import type { ChildProcess } from "node:child_process";
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  type Implementation,
-  type StandardSchemaV1,
-  type Transport,
-} from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import type { z } from "zod";
-import type { McpServer } from "../config/schema";
-import { resolveEnvRecord } from "../config/secrets";
+import { Client, type Implementation } from "@modelcontextprotocol/client";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
 import type { RegisteredTool, ToolContext } from "../tools/define";
 import { ToolError } from "../tools/errors";
-import type { ContentBlock, ToolOutput } from "../tools/output";
-import type { JsonSchema, ToolAnnotations, ToolIcon, ToolSpec } from "../tools/spec";
-import { errorDetail, isNetworkFailure, toMcpToolError } from "./errors";
-import { mcpParamHeaders, scanXMcpHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
+import type { ToolOutput } from "../tools/output";
+import type { ToolSpec } from "../tools/spec";
+import { backoffDelay, type BackoffOptions } from "./backoff";
+import { isNetworkFailure, toMcpToolError } from "./errors";
+import { RAW, toToolOutput, toToolSpec } from "./mapping";
+import type { StdioServerProcess } from "./process";
+import { StderrTail } from "./stderr";
+import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
+import { createTransport, type McpServerConfig } from "./transport";
+import { mcpParamHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
 
-/** One `mcpServers` entry of the runtime config (defaults applied). */
-export type McpServerConfig = z.output<typeof McpServer>;
+// Moved to their own modules; still importable from here.
+export { backoffDelay, type BackoffOptions } from "./backoff";
+export { namespacedName, toToolOutput, toToolSpec } from "./mapping";
+export type { McpExcludedTool } from "./tools-list";
+export type { McpServerConfig } from "./transport";
 
 export type McpConnectionState = "connecting" | "connected" | "failed" | "disconnected";
-
-/** A tool the server listed that the studio does not offer, and why. */
-export interface McpExcludedTool {
-  tool: string;
-  reason: string;
-}
 
 export interface McpConnectionStatus {
   name: string;
@@ -61,15 +53,6 @@ export type McpConnectionEvent =
 
 export type McpConnectionListener = (event: McpConnectionEvent) => void;
 
-export interface BackoffOptions {
-  /** First retry delay (default 500 ms); doubles on each failure... */
-  initialMs?: number;
-  /** ...up to this (default 30 s). */
-  maxMs?: number;
-  /** Random spread, as a fraction of the delay (default 0.2 = +-20 %). */
-  jitter?: number;
-}
-
 export interface McpConnectionOptions {
   clientInfo?: Implementation;
   backoff?: BackoffOptions;
@@ -89,25 +72,6 @@ export interface McpConnectionOptions {
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "tool-studio", version: "0.1.0" };
-
-/** Passes the result through untouched, so tools and results keep every field as received. */
-const RAW: StandardSchemaV1<unknown, unknown> = {
-  "~standard": { version: 1, vendor: "tool-studio", validate: (value: unknown) => ({ value }) },
-};
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Exponential backoff with jitter: initial * 2^(failures-1), capped, +-jitter. */
-export function backoffDelay(failures: number, opts: BackoffOptions = {}, random: () => number = Math.random): number {
-  const initial = opts.initialMs ?? 500;
-  const max = opts.maxMs ?? 30_000;
-  const jitter = opts.jitter ?? 0.2;
-  const base = Math.min(max, initial * 2 ** Math.max(0, failures - 1));
-  return Math.max(0, Math.min(max, Math.round(base * (1 + jitter * (random() * 2 - 1)))));
-}
-
-/** The studio's name for an MCP tool: `<server>__<tool>`. */
-export const namespacedName = (server: string, tool: string): string => `${server}__${tool}`;
 
 /**
  * One MCP server: connects with the v2 client (negotiating 2026-07-28, falling back to the 2025
@@ -145,10 +109,9 @@ export class McpConnection {
   private refreshAgain = false;
   private relistWhenConnected = false;
 
-  private stderrLines: string[] = [];
-  private stderrPartial = "";
-  private pid?: number;
-  private exitDescription?: string;
+  private readonly stderr: StderrTail;
+  /** stdio: the process of the latest attempt. */
+  private serverProcess?: StdioServerProcess;
 
   /** Last good tool list: raw definitions and their x-mcp-header declarations. */
   private rawTools: Record<string, unknown>[] = [];
@@ -162,6 +125,7 @@ export class McpConnection {
     this.name = config.name;
     this.config = config;
     this.opts = options;
+    this.stderr = new StderrTail(options.stderrLines ?? 50);
   }
 
   // ------------------------------------------------------------ public surface
@@ -171,7 +135,7 @@ export class McpConnection {
     if (this.closed) throw new Error(`MCP connection "${this.name}" is closed`);
     if (this.started) return;
     this.started = true;
-    void this.attempt();
+    this.attemptInBackground();
   }
 
   /** Starts and waits for the first attempt's outcome: resolves when connected, rejects with the reason otherwise. */
@@ -206,7 +170,7 @@ export class McpConnection {
       transport: this.config.transport,
       state: this.state,
       error: this.error,
-      stderrTail: this.stderrTail(),
+      stderrTail: this.stderr.tail(),
       protocolVersion: this.protocolVersion,
       era: this.era,
       serverInfo: this.serverInfo,
@@ -214,7 +178,7 @@ export class McpConnection {
       instructions: this.instructions,
       toolCount: this.rawTools.length,
       excluded: [...this.excludedTools],
-      pid: this.pid,
+      pid: this.serverProcess?.pid,
       failures: this.failures,
       nextRetryAt: this.state === "failed" ? this.nextRetryAt?.toISOString() : undefined,
       connectedAt: this.connectedAt?.toISOString(),
@@ -325,13 +289,13 @@ export class McpConnection {
     if (this.closed) return;
     const gen = ++this.generation;
     this.clearTimers();
-    this.pid = undefined;
-    this.exitDescription = undefined;
+    this.serverProcess = undefined;
     this.relistWhenConnected = false;
     this.setState("connecting");
     let client: Client | undefined;
     try {
-      const transport = this.makeTransport();
+      const { transport, process: serverProcess } = createTransport(this.config, { onStderr: (chunk) => this.stderr.write(chunk) });
+      this.serverProcess = serverProcess;
       client = new Client(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
         versionNegotiation: { mode: "auto" },
         listChanged: {
@@ -341,7 +305,7 @@ export class McpConnection {
             onChanged: () => {
               if (gen !== this.generation) return;
               // Before the client is adopted (still listing), remember to list again once it is.
-              if (this.client) void this.refreshTools();
+              if (this.client) this.refreshInBackground();
               else this.relistWhenConnected = true;
             },
           },
@@ -370,49 +334,37 @@ export class McpConnection {
       this.setState("connected");
       this.rebuild();
       this.log(`connected (protocol ${this.protocolVersion}, ${this.rawTools.length} tools)`);
-      if (this.relistWhenConnected) void this.refreshTools();
+      if (this.relistWhenConnected) this.refreshInBackground();
     } catch (err) {
       if (gen !== this.generation || this.closed) return;
       this.pendingClient = undefined;
-      this.fail(`${describe(err)}${this.exitDescription ? ` (the server process ${this.exitDescription})` : ""}`);
+      const exit = this.serverProcess?.exitDescription;
+      this.fail(`${describe(err)}${exit ? ` (the server process ${exit})` : ""}`);
       // In the background: ending a stuck process can take a few seconds (stdin, then SIGTERM, then SIGKILL).
-      void client?.close().catch(() => {});
+      client?.close().catch(() => {
+        // the attempt has failed already; an error closing its client adds nothing
+      });
     }
   }
 
-  private makeTransport(): Transport {
-    const cfg = this.config;
-    // `${env:NAME}` references are resolved on every attempt; an unset variable throws, so this
-    // attempt fails with that message in the server's state (and is retried with backoff).
-    const where = `/mcpServers/${cfg.name}`;
-    if (cfg.transport === "http") {
-      const headers = resolveEnvRecord(cfg.headers, `${where}/headers`);
-      return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
-    }
-    const env = resolveEnvRecord(cfg.env, `${where}/env`);
-    const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe" });
-    transport.stderr?.on("data", (chunk: Buffer | string) => this.onStderr(chunk));
-    // Wrap start on the instance (not a subclass: the SDK probes the era on a disposable sibling
-    // process only for the exact base class) to learn the pid and how the process ended.
-    const start = transport.start.bind(transport);
-    transport.start = async () => {
-      await start();
-      const proc = (transport as unknown as { _process?: ChildProcess })._process;
-      this.pid = proc?.pid ?? transport.pid ?? undefined;
-      proc?.once("exit", (code, signal) => {
-        this.exitDescription = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.pid = undefined;
-      });
-    };
-    return transport;
+  /** `attempt` in the background; it handles its own failures (state "failed", a retry), so this is a last resort. */
+  private attemptInBackground(): void {
+    this.attempt().catch((err) => console.error(`[tool-studio] MCP server "${this.name}": a connection attempt failed unexpectedly`, err));
+  }
+
+  /** `refreshTools` in the background; it records its own failures in the state, so this is a last resort. */
+  private refreshInBackground(): void {
+    this.refreshTools().catch((err) => console.error(`[tool-studio] MCP server "${this.name}": listing tools failed unexpectedly`, err));
   }
 
   /** After connecting: notice the server going away (stdio does so through onclose). */
   private watch(client: Client, gen: number): void {
     // 2026-07-28: list_changed arrives on a subscriptions/listen stream; it ending means the server went away.
-    client.autoOpenedSubscription?.closed.then((how) => {
-      if (how === "remote" && gen === this.generation && this.client === client) this.drop(client, "the server closed its event stream");
-    });
+    client.autoOpenedSubscription?.closed
+      .then((how) => {
+        if (how === "remote" && gen === this.generation && this.client === client) this.drop(client, "the server closed its event stream");
+      })
+      .catch((err) => this.log(`watching the event stream failed: ${describe(err)}`));
     const every = this.opts.healthCheckMs ?? 15_000;
     if (this.config.transport === "http" && every > 0) {
       this.healthTimer = setInterval(() => {
@@ -433,7 +385,8 @@ export class McpConnection {
   private onClientClosed(client: Client): void {
     if (!this.closed && client === this.pendingClient) this.pendingClosed = client;
     if (this.closed || this.client !== client) return; // ours (close) or a stale / not yet adopted client
-    const why = this.exitDescription ? `the server process ${this.exitDescription}` : "the connection was closed";
+    const exit = this.serverProcess?.exitDescription;
+    const why = exit ? `the server process ${exit}` : "the connection was closed";
     this.client = undefined;
     this.fail(why);
   }
@@ -443,7 +396,9 @@ export class McpConnection {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
     this.fail(reason);
-    void client.close().catch(() => {});
+    client.close().catch(() => {
+      // the connection is dead already; an error closing it adds nothing
+    });
   }
 
   private fail(reason: string): void {
@@ -453,7 +408,7 @@ export class McpConnection {
     const delay = backoffDelay(this.failures, this.opts.backoff);
     this.nextRetryAt = new Date(Date.now() + delay);
     this.log(`failed (${reason}); retrying in ${delay} ms`);
-    this.retryTimer = setTimeout(() => void this.attempt(), delay);
+    this.retryTimer = setTimeout(() => this.attemptInBackground(), delay);
     this.retryTimer.unref?.();
     this.setState("failed");
     this.rebuild();
@@ -469,51 +424,9 @@ export class McpConnection {
 
   /** Lists every page of tools/list, then validates and keeps them as the last good list. */
   private async loadTools(client: Client, gen: number): Promise<void> {
-    const raw: unknown[] = [];
-    if (client.getServerCapabilities()?.tools) {
-      const seenCursors = new Set<string>();
-      let cursor: string | undefined;
-      const maxPages = this.opts.maxPages ?? 1000;
-      for (let page = 0; ; page++) {
-        if (page >= maxPages) throw new Error(`tools/list did not end after ${maxPages} pages`);
-        const result = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, RAW, {
-          timeout: this.opts.listTimeoutMs ?? 30_000,
-        });
-        if (!isObject(result) || !Array.isArray(result.tools)) throw new Error("tools/list returned a malformed result (no tools array)");
-        raw.push(...result.tools);
-        const next = result.nextCursor;
-        if (typeof next !== "string" || next === "") break;
-        if (seenCursors.has(next)) throw new Error(`tools/list repeated the cursor ${JSON.stringify(next)}`);
-        seenCursors.add(next);
-        cursor = next;
-      }
-    }
+    const raw = await listAllTools(client, { timeoutMs: this.opts.listTimeoutMs ?? 30_000, maxPages: this.opts.maxPages ?? 1000 });
     if (gen !== this.generation) return;
-    const accepted: Record<string, unknown>[] = [];
-    const excluded: McpExcludedTool[] = [];
-    const declarations = new Map<string, XMcpHeaderDeclaration[]>();
-    for (const t of raw) {
-      if (!isObject(t) || typeof t.name !== "string" || t.name === "") {
-        excluded.push({ tool: isObject(t) ? String(t.name ?? "(unnamed)") : "(not an object)", reason: "malformed tool definition: no name" });
-        continue;
-      }
-      if (!isObject(t.inputSchema)) {
-        excluded.push({ tool: t.name, reason: "malformed tool definition: inputSchema must be a JSON object" });
-        continue;
-      }
-      if (declarations.has(t.name)) {
-        excluded.push({ tool: t.name, reason: "listed more than once: the first definition is kept" });
-        continue;
-      }
-      const scan = scanXMcpHeaders(t.inputSchema);
-      if (!scan.valid) {
-        excluded.push({ tool: t.name, reason: `invalid x-mcp-header: ${scan.reason}` });
-        this.log(`excluding tool ${t.name}: invalid x-mcp-header: ${scan.reason}`);
-        continue;
-      }
-      declarations.set(t.name, scan.declarations);
-      accepted.push(t);
-    }
+    const { accepted, excluded, declarations } = screenTools(raw, (message) => this.log(message));
     this.rawTools = accepted;
     this.declarations = declarations;
     this.excludedTools = excluded;
@@ -572,20 +485,6 @@ export class McpConnection {
     }
   }
 
-  private onStderr(chunk: Buffer | string): void {
-    const lines = (this.stderrPartial + chunk.toString()).split(/\r?\n/);
-    this.stderrPartial = (lines.pop() ?? "").slice(-4000);
-    const keep = this.opts.stderrLines ?? 50;
-    for (const line of lines) this.stderrLines.push(line.length > 2000 ? `${line.slice(0, 2000)}…` : line);
-    if (this.stderrLines.length > keep) this.stderrLines.splice(0, this.stderrLines.length - keep);
-  }
-
-  private stderrTail(): string[] {
-    const keep = this.opts.stderrLines ?? 50;
-    const all = this.stderrPartial ? [...this.stderrLines, this.stderrPartial] : [...this.stderrLines];
-    return all.slice(-keep);
-  }
-
   private log(message: string): void {
     this.opts.log?.(`[mcp:${this.name}] ${message}`);
   }
@@ -599,42 +498,4 @@ function describe(err: unknown): string {
     if (c.message && !text.includes(c.message)) text += `: ${c.message}`;
   }
   return text;
-}
-
-/** Maps one raw MCP Tool to the studio's ToolSpec (every field kept, and the raw JSON as `raw`). */
-export function toToolSpec(server: string, raw: Record<string, unknown>, timeoutMs: number | undefined): ToolSpec {
-  const spec: ToolSpec = {
-    name: namespacedName(server, String(raw.name)),
-    inputSchema: raw.inputSchema as JsonSchema,
-    source: { kind: "mcp", id: `mcp:${server}`, server },
-    raw,
-  };
-  if (typeof raw.title === "string") spec.title = raw.title;
-  if (typeof raw.description === "string") spec.description = raw.description;
-  if (isObject(raw.outputSchema)) spec.outputSchema = raw.outputSchema;
-  if (isObject(raw.annotations)) spec.annotations = raw.annotations as ToolAnnotations;
-  if (Array.isArray(raw.icons)) {
-    const icons = raw.icons.filter((i): i is ToolIcon => isObject(i) && typeof i.src === "string");
-    if (icons.length) spec.icons = icons;
-  }
-  if (isObject(raw._meta)) spec._meta = raw._meta;
-  if (isObject(raw.execution)) spec.execution = raw.execution;
-  if (timeoutMs !== undefined) spec.timeoutMs = timeoutMs;
-  return spec;
-}
-
-/** Maps a tools/call result to ToolOutput: content blocks as they are, structuredContent, isError. */
-export function toToolOutput(result: unknown, server: string): ToolOutput {
-  if (!isObject(result)) {
-    throw new ToolError("provider", `MCP server "${server}" returned a malformed tool result.`, { detail: errorDetail(result) });
-  }
-  let content = Array.isArray(result.content) ? (result.content.filter(isObject) as unknown as ContentBlock[]) : [];
-  // Protocol 2024-10-07 servers answer { toolResult } instead of content.
-  if (!Array.isArray(result.content) && result.toolResult !== undefined) {
-    content = [{ type: "text", text: JSON.stringify(result.toolResult, null, 2) }];
-  }
-  const output: ToolOutput = { content };
-  if (result.structuredContent !== undefined) output.structuredContent = result.structuredContent;
-  if (result.isError === true) output.isError = true;
-  return output;
 }

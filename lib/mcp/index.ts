@@ -1,19 +1,18 @@
 /** The MCP client side as a tool source: connections, the manager (registry source "mcp"), x-mcp-header rules. */
 export {
   McpConnection,
-  backoffDelay,
-  namespacedName,
-  toToolOutput,
-  toToolSpec,
-  type BackoffOptions,
   type McpConnectionEvent,
   type McpConnectionListener,
   type McpConnectionOptions,
   type McpConnectionState,
   type McpConnectionStatus,
-  type McpExcludedTool,
-  type McpServerConfig,
 } from "./connection";
+export { backoffDelay, type BackoffOptions } from "./backoff";
+export { namespacedName, toToolOutput, toToolSpec } from "./mapping";
+export { describeExit, StdioServerProcess, type ProcessExit } from "./process";
+export { StderrTail } from "./stderr";
+export { listAllTools, screenTools, type ListToolsOptions, type McpExcludedTool, type ScreenedTools } from "./tools-list";
+export { createTransport, type McpServerConfig, type ServerTransport, type TransportHooks } from "./transport";
 export {
   McpManager,
   entryHash,

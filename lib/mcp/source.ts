@@ -1,5 +1,3 @@
-import type { z } from "zod";
-import { McpServer } from "../config/schema";
 import type { ToolSourceProvider } from "../registry/registry";
 import type { RegisteredTool } from "../tools/define";
 import { canonicalJson, sha256Hex } from "../tools/hash";
@@ -7,9 +5,7 @@ import {
   McpConnection,
   type McpConnectionEvent,
   type McpConnectionOptions,
-  type McpConnectionState,
   type McpConnectionStatus,
-  type McpExcludedTool,
   type McpServerConfig,
 } from "./connection";
 
@@ -51,9 +47,8 @@ interface Entry {
 export const entryHash = (config: McpServerConfig): string => sha256Hex(canonicalJson(config));
 
 /**
- * Owns the MCP connections: the config's servers (`sync` on every config load) and servers
- * added at run time (`add` / `remove`; kept in memory, they survive config reloads). Its
- * `source()` is the registry's "mcp" tool source: every server's tools, namespaced
+ * Owns the MCP connections: the config's servers (`sync` on every config load; the Servers page
+ * adds and removes servers by editing the config). Its `source()` is the registry's "mcp" tool source: every server's tools, namespaced
  * `<server>__<tool>`, so names cannot collide across servers; two servers with the same name
  * are refused.
  */
@@ -113,37 +108,6 @@ export class McpManager {
     await Promise.all(stops);
     this.emitServers();
     return result;
-  }
-
-  /**
-   * Adds a server at run time (not written to the config). Throws on an invalid entry or when a
-   * server of that name already exists.
-   */
-  add(entry: z.input<typeof McpServer>): McpServerState {
-    this.assertOpen();
-    const config = McpServer.parse(entry);
-    const existing = this.entries.get(config.name);
-    if (existing) {
-      throw new Error(
-        `An MCP server named "${config.name}" already exists (${existing.origin === "config" ? "from the config" : "added at run time"}); choose another name.`,
-      );
-    }
-    const e: Entry = { config, hash: entryHash(config), origin: "runtime" };
-    this.entries.set(config.name, e);
-    if (config.enabled) this.open(e);
-    this.emitServers();
-    return this.stateOf(e);
-  }
-
-  /** Removes a server added at run time. False when there is none of that name; throws for a config server. */
-  async remove(name: string): Promise<boolean> {
-    const entry = this.entries.get(name);
-    if (!entry) return false;
-    if (entry.origin === "config") throw new Error(`MCP server "${name}" comes from the config: remove or disable it there.`);
-    this.entries.delete(name);
-    await this.stop(entry);
-    this.emitServers();
-    return true;
   }
 
   /** Every server, config ones first (in config order), then run-time ones. */

@@ -23,10 +23,6 @@ export class Registry {
     this.sources.push(source);
   }
 
-  removeSource(id: string): void {
-    this.sources = this.sources.filter((s) => s.id !== id);
-  }
-
   async snapshot(): Promise<{ tools: RegisteredTool[]; collisions: NameCollision[] }> {
     const byName = new Map<string, RegisteredTool>();
     const collisions: NameCollision[] = [];

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import type { ContentBlock } from "../tools/output";
-import type { ErrorKind, FieldError } from "../tools/errors";
+import { isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
 import type { Run, RunOrigin, RunStatus } from "./types";
 import { whereSql, type RunFilter } from "./query";
 import { runStats, type ToolStats } from "./stats";
@@ -213,17 +213,19 @@ export function toRun(row: RunRow): Run {
     arguments: row.arguments,
     output: hasOutput
       ? {
+          // The column holds ToolOutput.content as it was written (blocks of any kind, passed on as is).
+          // eslint-disable-next-line no-restricted-syntax -- Prisma types a JSON column as JsonValue
           content: (row.content as unknown as ContentBlock[] | null) ?? [],
           ...(row.structuredContent !== null ? { structuredContent: row.structuredContent } : {}),
         }
       : null,
     outputValid: row.outputValid,
-    outputErrors: (row.outputErrors as unknown as FieldError[] | null) ?? null,
+    outputErrors: isFieldErrors(row.outputErrors) ? row.outputErrors : null,
     error: row.errorKind
       ? {
           kind: row.errorKind,
           message: row.errorMessage ?? "",
-          ...(row.errorFields ? { details: row.errorFields as unknown as FieldError[] } : {}),
+          ...(isFieldErrors(row.errorFields) ? { details: row.errorFields } : {}),
         }
       : null,
     timeoutMs: row.timeoutMs,

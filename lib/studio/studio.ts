@@ -1,3 +1,5 @@
+// Server code: a client component that imports this (directly or not) fails the build.
+import "server-only";
 import os from "node:os";
 import { AuditLog, runAuditHook, watchConfigChanges } from "../audit";
 import { createBuiltinSource } from "../builtin-tools";
@@ -41,7 +43,7 @@ export interface Studio {
   execute(req: ExecuteRequest): ReturnType<typeof executeTool>;
 }
 
-const g = globalThis as unknown as { __toolStudio?: Promise<Studio> };
+const g = globalThis as typeof globalThis & { __toolStudio?: Promise<Studio> };
 
 export function getStudio(): Promise<Studio> {
   return (g.__toolStudio ??= boot().catch((err) => {
@@ -68,9 +70,11 @@ async function boot(): Promise<Studio> {
   registry.addSource(mcp.source());
   // Tools defined in the config come last: on a name clash the built-in or MCP tool is kept (and reported).
   registry.addSource(createRuntimeSource(config));
-  const syncMcp = () => mcp.sync(config().mcpServers).catch((err) => console.error("[tool-studio] MCP sync failed", err));
-  void syncMcp();
-  configStore.subscribe(() => void syncMcp());
+  const syncMcp = (): void => {
+    mcp.sync(config().mcpServers).catch((err) => console.error("[tool-studio] MCP sync failed", err));
+  };
+  syncMcp();
+  configStore.subscribe(() => syncMcp());
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
   // Config changes made on disk outside the studio (API saves are recorded by the config route).
   watchConfigChanges(audit, configStore, { actor: localActor });

@@ -20,6 +20,14 @@ export interface FieldError {
   message: string;
 }
 
+/** A list of field errors (e.g. read back from a JSON column). */
+export function isFieldErrors(v: unknown): v is FieldError[] {
+  return (
+    Array.isArray(v) &&
+    v.every((e: unknown) => typeof e === "object" && e !== null && typeof (e as FieldError).path === "string" && typeof (e as FieldError).message === "string")
+  );
+}
+
 export function isErrorKind(v: unknown): v is ErrorKind {
   return typeof v === "string" && (ERROR_KINDS as readonly string[]).includes(v);
 }

@@ -186,3 +186,16 @@ describe("segmentMessage", () => {
     ]);
   });
 });
+
+describe("trigger names from the config", () => {
+  it("count code points, the same on the server and in the UI", async () => {
+    const { isUsableTriggerName } = await import("./names");
+    const { liveNames } = await import("../builtin-tools/live-triggers");
+    expect(isUsableTriggerName("ops")).toBe(true);
+    expect(isUsableTriggerName("qa")).toBe(false);
+    // Two astral characters are 4 UTF-16 units but 2 characters: too short either way it is counted here.
+    expect(isUsableTriggerName("😀😀")).toBe(false);
+    expect(isUsableTriggerName("😀😀😀")).toBe(true);
+    expect(liveNames([" Ops ", "qa", "😀😀", "ops"])).toEqual(["ops"]);
+  });
+});

@@ -1,4 +1,4 @@
-import { AuditCursorError, AuditQuery } from "@/lib/audit";
+import { AuditQuery } from "@/lib/audit";
 import { HttpError, parseWith } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { errorResponse, readJson } from "@/lib/http/http";
 import { getConfigStore, type ConfigState } from "@/lib/config/store";
 import { redactConfig, redactConfigText, restoreSecrets } from "@/lib/config/secrets";
-import { auditConfigSave, requestFrom } from "@/lib/audit";
+import { requestOrigin } from "@/lib/http/http";
+import { saveConfig } from "@/lib/servers/apply";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
@@ -51,12 +52,8 @@ export const PUT = guarded("/api/config", "PUT", async (req, { principal }) => {
   }
   const text = restored.text;
   const studio = await getStudio(); // before saving: its disk watcher must be listening to tell this save apart
-  const r = store.save(text, { expectedVersion });
-  if (r.ok) {
-    // Right after save(), before any other await: marks this version as the API's (one entry, with `from`).
-    await auditConfigSave(studio.audit, store, r.state, { text, actor: principal.actor, from: requestFrom(req) });
-    return Response.json(body(r.state, store.raw()));
-  }
+  const r = await saveConfig({ store, audit: studio.audit }, text, { actor: principal.actor, from: requestOrigin(req), expectedVersion });
+  if (r.ok) return Response.json(body(r.state, store.raw()));
   const e = r.error;
   if (e.kind === "conflict") return errorResponse(409, "conflict", e.message, undefined, { version: store.current().version });
   if (e.kind === "io") return errorResponse(500, "io", e.message);

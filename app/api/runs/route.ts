@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseWith, HttpError } from "@/lib/http/http";
 import { RunFilterParams, queryEntries } from "@/lib/runs/filter-params";
-import { CursorError } from "@/lib/runs/store";
+
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 import { isErrorNamed } from "@/lib/tools/errors";

@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Compare runs" };
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<{ run?: string | string[] }> }) {
-  const principal = await pageDoor("/runs/compare");
+  await pageDoor("/runs/compare");
   const ids = [(await searchParams).run ?? []].flat();
   const studio = await getStudio();
   const runs = (await Promise.all(ids.slice(0, 2).map((id) => studio.runs.get(id)))).filter((r): r is Run => r !== null);

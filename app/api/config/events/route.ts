@@ -38,7 +38,9 @@ export const GET = guarded("/api/config/events", "GET", async (req) => {
         req.signal.removeEventListener("abort", onAbort);
         try {
           controller.close();
-        } catch {}
+        } catch {
+          // already closed by the client going away
+        }
       };
       req.signal.addEventListener("abort", onAbort, { once: true });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DomainError } from "@/lib/domains/types";
+
 import { HttpError, readJson } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";

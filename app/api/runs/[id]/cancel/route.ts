@@ -11,5 +11,5 @@ export const POST = guarded<{ id: string }>("/api/runs/[id]/cancel", "POST", asy
   if (cancelRun(id)) return Response.json({ cancelled: true });
   const run = await (await getStudio()).runs.get(id);
   if (!run) return errorResponse(404, "not_found", `No run with id "${id}".`);
-  return errorResponse(409, "bad_request", `Run ${id} is not in flight (status ${run.status}).`);
+  return errorResponse(409, "conflict", `Run ${id} is not in flight (status ${run.status}).`);
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DomainError } from "@/lib/domains/types";
+
 import { errorResponse, HttpError, parseWith } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
@@ -17,7 +17,9 @@ const Query = z.strictObject({
       try {
         const v = JSON.parse(s);
         if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-      } catch {}
+      } catch {
+        // not JSON: reported just below
+      }
       ctx.addIssue({ code: "custom", message: "must be a JSON object (URL-encoded)" });
       return z.NEVER;
     }),

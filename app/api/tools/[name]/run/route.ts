@@ -82,7 +82,9 @@ function stream(execute: Execute, base: Parameters<Execute>[0]): Response {
       }
       try {
         controller.close();
-      } catch {}
+      } catch {
+        // already closed by the client going away
+      }
     },
   });
   return new Response(body, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store" } });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../tools/errors";
-import type { EmbeddedResource } from "../tools/output";
-import { createEventTool, escapeIcsText, foldIcsLine, formatWithOffset, parseDateTime, slugify } from "./create-event";
-import { call, strictAjv } from "./test-helpers";
+import { ToolError } from "@/lib/tools/errors";
+import type { EmbeddedResource } from "@/lib/tools/output";
+import { createEventTool, escapeIcsText, foldIcsLine, formatWithOffset, parseDateTime, slugify } from "@/lib/builtin-tools/create-event";
+import { call, strictAjv } from "@/tests/helpers/builtin-tools";
 
 const sample = {
   title: "Quarterly planning, Q3",
@@ -44,6 +44,20 @@ async function plan(args: Record<string, unknown>) {
   return { out, summary: out.structuredContent as Summary, resource, ics };
 }
 
+/** The parts of create_event's input schema the schema test reads. */
+type EventSchemaView = {
+  $schema: string;
+  $defs: { person: { required: string[] } };
+  properties: {
+    attendees: { items: unknown };
+    venue: { oneOf: { properties: { kind: { const: string } } }[] };
+    durationMinutes: unknown;
+    priority: { default: unknown };
+    notify: { default: unknown };
+    tags: { uniqueItems: unknown };
+  };
+};
+
 /** Unfolds iCalendar lines (RFC 5545 §3.1). */
 const unfold = (ics: string) => ics.replace(/\r\n /g, "").split("\r\n");
 
@@ -56,11 +70,11 @@ describe("create_event schema", () => {
   });
 
   it("uses $defs, $ref, oneOf with const discriminators, formats and defaults", () => {
-    const schema = createEventTool.spec.inputSchema as Record<string, any>;
+    const schema = createEventTool.spec.inputSchema as EventSchemaView;
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
     expect(schema.$defs.person.required).toEqual(["name"]);
     expect(schema.properties.attendees.items).toEqual({ $ref: "#/$defs/person" });
-    expect(schema.properties.venue.oneOf.map((v: any) => v.properties.kind.const)).toEqual(["in_person", "online"]);
+    expect(schema.properties.venue.oneOf.map((v) => v.properties.kind.const)).toEqual(["in_person", "online"]);
     expect(schema.properties.durationMinutes).toMatchObject({ default: 60, minimum: 5 });
     expect(schema.properties.priority.default).toBe("normal");
     expect(schema.properties.notify.default).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../tools/errors";
-import { jsonQueryTool } from "./json-query";
-import { call, strictAjv, testContext } from "./test-helpers";
+import { ToolError } from "@/lib/tools/errors";
+import { jsonQueryTool } from "@/lib/builtin-tools/json-query";
+import { call, strictAjv, testContext } from "@/tests/helpers/builtin-tools";
 
 const data = {
   orders: [

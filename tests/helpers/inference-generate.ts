@@ -1,6 +1,6 @@
 /**
- * A small seeded generator of varied JSON for the inference tests and bench/inference.ts (not used
- * by the app). Samples come from a few random "shapes" (so paths repeat, keys are optional, values
+ * A small seeded generator of varied JSON for the inference tests and bench/inference.ts (a test
+ * helper: not used by the app). Samples come from a few random "shapes" (so paths repeat, keys are optional, values
  * are nullable, formats and enum-like pools show up) plus some fully random values.
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../tools/errors";
-import { slowCountTool } from "./slow-count";
-import { call, strictAjv, testContext } from "./test-helpers";
+import { ToolError } from "@/lib/tools/errors";
+import { slowCountTool } from "@/lib/builtin-tools/slow-count";
+import { call, strictAjv, testContext } from "@/tests/helpers/builtin-tools";
 
 describe("slow_count", () => {
   it("counts and reports progress at every step", async () => {

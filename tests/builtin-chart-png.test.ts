@@ -1,10 +1,10 @@
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../tools/errors";
-import type { ImageContent, TextContent } from "../tools/output";
-import { CHART_COLORS, chartPngTool, formatTick, niceStep, renderChart } from "./chart-png";
-import { glyph, textWidth } from "./chart-font";
-import { call, strictAjv, testContext } from "./test-helpers";
+import { ToolError } from "@/lib/tools/errors";
+import type { ImageContent, TextContent } from "@/lib/tools/output";
+import { CHART_COLORS, chartPngTool, formatTick, niceStep, renderChart } from "@/lib/builtin-tools/chart-png";
+import { glyph, textWidth } from "@/lib/builtin-tools/chart-font";
+import { call, strictAjv, testContext } from "@/tests/helpers/builtin-tools";
 
 function decode(out: { content: unknown[] }) {
   const image = out.content.find((b) => (b as { type: string }).type === "image") as ImageContent;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_KINDS, ToolError, toToolError } from "../tools/errors";
-import { DEFAULT_FAILURE_MESSAGES, failTool } from "./fail";
-import { call, strictAjv } from "./test-helpers";
+import { ERROR_KINDS, ToolError, toToolError } from "@/lib/tools/errors";
+import { DEFAULT_FAILURE_MESSAGES, failTool } from "@/lib/builtin-tools/fail";
+import { call, strictAjv } from "@/tests/helpers/builtin-tools";
 
 describe("fail", () => {
   it.each(ERROR_KINDS)("throws a ToolError of kind %s", async (kind) => {

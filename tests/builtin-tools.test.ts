@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Registry } from "../registry/registry";
-import { builtinSource, builtinTools } from "./index";
-import { strictAjv } from "./test-helpers";
+import { Registry } from "@/lib/registry/registry";
+import { builtinSource, builtinTools } from "@/lib/builtin-tools";
+import { strictAjv } from "@/tests/helpers/builtin-tools";
 
 describe("builtin tools", () => {
   it("are served by the builtin source", async () => {

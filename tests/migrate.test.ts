@@ -7,8 +7,8 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/tests/helpers/db";
-import { closeDb, createPrisma, getDb } from "./client";
-import { checksum, defaultMigrationsDir, migrate, MigrationError, pgliteRunner, pgRunner, readMigrations } from "./migrate";
+import { closeDb, createPrisma, getDb } from "@/lib/db/client";
+import { checksum, defaultMigrationsDir, migrate, MigrationError, pgliteRunner, pgRunner, readMigrations } from "@/lib/db/migrate";
 
 interface Row {
   id: string;

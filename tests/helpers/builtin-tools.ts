@@ -1,7 +1,8 @@
+/** Helpers for the built-in tools' tests: a recording ToolContext, a strict Ajv, and a validated call. */
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import type { ProgressUpdate, RegisteredTool, ToolContext } from "../tools/define";
-import type { JsonSchema } from "../tools/spec";
+import type { ProgressUpdate, RegisteredTool, ToolContext } from "@/lib/tools/define";
+import type { JsonSchema } from "@/lib/tools/spec";
 
 /** A ToolContext for tests: records progress, and can be aborted through `controller`. */
 export function testContext(controller = new AbortController()): ToolContext & {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../tools/errors";
-import { addTool } from "./add";
-import { call, strictAjv } from "./test-helpers";
+import { ToolError } from "@/lib/tools/errors";
+import { addTool } from "@/lib/builtin-tools/add";
+import { call, strictAjv } from "@/tests/helpers/builtin-tools";
 
 describe("add", () => {
   it("adds two integers", async () => {

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ToolError } from "../tools/errors";
+import { contentSecurityPolicy } from "./csp";
+import { errorResponse, HttpError, MAX_BODY_BYTES, parseWith, readJson, toErrorResponse } from "./http";
+
+const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request("http://127.0.0.1/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+
+describe("readJson", () => {
+  const Body = z.strictObject({ a: z.number() });
+  it("parses a body with its schema, naming the field that is wrong", async () => {
+    expect(await readJson(post('{"a": 1}'), Body)).toEqual({ a: 1 });
+    await expect(readJson(post('{"a": "x"}'), Body)).rejects.toMatchObject({ status: 400, kind: "bad_request", details: [{ path: "/a" }] });
+    await expect(readJson(post("{nope"), Body)).rejects.toThrow(/not valid JSON/);
+  });
+  it("refuses bodies over the limit, declared or streamed", async () => {
+    await expect(readJson(post("{}", { "content-length": String(MAX_BODY_BYTES + 1) }), Body)).rejects.toMatchObject({ status: 413 });
+    await expect(readJson(post(" ".repeat(MAX_BODY_BYTES + 1)), Body)).rejects.toMatchObject({ status: 413, kind: "payload_too_large" });
+  });
+  it("parseWith describes every issue", () => {
+    expect(() => parseWith(z.strictObject({ n: z.number() }), { n: "1", extra: 1 }, "query")).toThrow(/Invalid query: /);
+  });
+});
+
+describe("toErrorResponse", () => {
+  it("maps our errors to their status and kind, and hides unexpected ones", async () => {
+    const body = async (r: Response) => [r.status, (await r.json()).error];
+    expect(await body(toErrorResponse(new HttpError(409, "conflict", "changed")))).toEqual([409, { kind: "conflict", message: "changed" }]);
+    expect(await body(toErrorResponse(new ToolError("not_found", "no such tool")))).toEqual([404, { kind: "not_found", message: "no such tool" }]);
+    // Another bundle's copy of a class is recognised by its declared name.
+    const foreign = Object.assign(new Error("refused"), { name: "ServerEditError", status: 409, kind: "conflict" });
+    expect(await body(toErrorResponse(foreign))).toEqual([409, { kind: "conflict", message: "refused" }]);
+    const hidden = await body(toErrorResponse(new Error("password=hunter2 in a stack")));
+    expect(hidden[0]).toBe(500);
+    expect(JSON.stringify(hidden)).not.toContain("hunter2");
+  });
+  it("errorResponse adds details only when given", async () => {
+    expect(await errorResponse(400, "bad_request", "x").json()).toEqual({ error: { kind: "bad_request", message: "x" } });
+  });
+});
+
+describe("the pages' Content-Security-Policy", () => {
+  it("allows scripts only from here with the nonce, forbids framing and plugins", () => {
+    const csp = contentSecurityPolicy("abc123");
+    expect(csp).toContain("script-src 'self' 'nonce-abc123' 'strict-dynamic'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(contentSecurityPolicy("n", { dev: true })).toContain("'unsafe-eval'");
+  });
+});

@@ -1,0 +1,71 @@
+import { auditConfigSave } from "../audit/config";
+import type { AuditLog } from "../audit/log";
+import type { ConfigStore, ConfigState, SaveResult } from "../config/store";
+import type { RuntimeConfig } from "../config/schema";
+
+/** What a config edit needs of the MCP manager: connect and disconnect to match the new list. */
+export interface McpSync {
+  sync(servers: RuntimeConfig["mcpServers"]): Promise<unknown>;
+}
+
+/**
+ * The one way the studio writes its runtime config: save (atomic, refused when the file changed
+ * since `expectedVersion`), then its "config.change" audit entry, then what follows from it
+ * (MCP servers connect or disconnect at once rather than on the next change event).
+ */
+export async function saveConfig(
+  deps: { store: ConfigStore; audit: AuditLog; mcp?: McpSync },
+  text: string,
+  who: { actor: string; from: string | null; expectedVersion?: number },
+): Promise<SaveResult> {
+  const r = deps.store.save(text, { expectedVersion: who.expectedVersion });
+  if (!r.ok) return r;
+  // Right after save(), before any other await: marks this version as the API's (one entry, with `from`).
+  await auditConfigSave(deps.audit, deps.store, r.state, { text, actor: who.actor, from: who.from });
+  if (deps.mcp) await deps.mcp.sync(r.state.config.mcpServers);
+  return r;
+}
+
+/** Why a server edit was refused, with the HTTP status it deserves. */
+export class ServerEditError extends Error {
+  override readonly name = "ServerEditError";
+  constructor(
+    readonly status: 400 | 404 | 409 | 500,
+    readonly kind: "bad_request" | "not_found" | "conflict" | "invalid_config" | "io",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A change to the `mcpServers` section (add, enable, disable, remove), written and audited as a
+ * config save plus its own "server.*" entry. `edit` returns the new text, or null when the server
+ * does not exist; it may throw to refuse (e.g. a duplicate name).
+ */
+export async function applyServerEdit(
+  deps: { store: ConfigStore; audit: AuditLog; mcp: McpSync },
+  edit: (text: string) => string | null,
+  who: { actor: string; userId: string | null; from: string | null },
+  entry: { action: string; target: string; detail?: Record<string, unknown> },
+): Promise<ConfigState> {
+  const before = deps.store.current();
+  let text: string | null;
+  try {
+    text = edit(deps.store.raw());
+  } catch (err) {
+    throw new ServerEditError(409, "conflict", (err as Error).message);
+  }
+  if (text === null) throw new ServerEditError(404, "not_found", `No MCP server named "${entry.target}" in the config.`);
+  const saved = await saveConfig({ store: deps.store, audit: deps.audit }, text, { actor: who.actor, from: who.from, expectedVersion: before.version });
+  if (!saved.ok) {
+    const e = saved.error;
+    if (e.kind === "conflict") throw new ServerEditError(409, "conflict", e.message);
+    if (e.kind === "io") throw new ServerEditError(500, "io", e.message);
+    throw new ServerEditError(400, "invalid_config", e.message);
+  }
+  const detail = { ...entry.detail, ...(who.userId ? { userId: who.userId } : {}) };
+  await deps.audit.append({ actor: who.actor, action: entry.action, target: entry.target, ...(Object.keys(detail).length ? { detail } : {}), from: who.from });
+  await deps.mcp.sync(saved.state.config.mcpServers);
+  return saved.state;
+}
