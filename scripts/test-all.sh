@@ -25,7 +25,7 @@ fi
 echo "== typecheck"
 npx tsc --noEmit
 echo "== lint and architecture boundaries"
-npx eslint . --max-warnings=0
+npm run -s lint
 echo "== unit and integration tests, with lib/ coverage (floors in vitest.config.ts)"
 npx vitest run --coverage
 echo "== end-to-end tests"
