@@ -2,13 +2,15 @@ import { NextResponse, type NextRequest } from "next/server";
 import { findRoute } from "./lib/auth/routes";
 import { checkRequest, guardConfigFromEnv } from "./lib/http/guard";
 import { contentSecurityPolicy, newNonce } from "./lib/http/csp";
+import { urlProblem } from "./lib/http/input";
 
 const guard = guardConfigFromEnv();
 const dev = process.env.NODE_ENV === "development";
 
 /**
  * The outer half of the one door, for every path but static assets: a foreign Host and
- * cross-site writes are refused, paths no route declares are refused, and every page gets a
+ * cross-site writes are refused, URLs that do not decode (or carry NUL) are refused, paths no
+ * route declares are refused, and every page gets a
  * Content-Security-Policy with a fresh nonce. Who is calling and what their role allows is
  * decided next to the handler (lib/studio/guarded.ts for routes, app/_auth for pages), where
  * the database client lives.
@@ -21,6 +23,9 @@ export function proxy(request: NextRequest) {
     guard,
   );
   if (refused) return refuse(403, "forbidden", refused, api);
+  // Names, ids and filters in the URL: bad encoding, NUL or overlong parts end here, as a 400.
+  const badUrl = urlProblem(request.nextUrl.pathname, request.nextUrl.search);
+  if (badUrl) return refuse(400, "bad_request", badUrl, api);
   if (!findRoute(pathname)) {
     const credentials = request.headers.get("authorization") || request.cookies.getAll().some((c) => c.name.endsWith("session_token"));
     return credentials ? refuse(404, "not_found", `Nothing is served at ${pathname.slice(0, 300)}.`, api) : refuse(401, "unauthenticated", "Sign in, or send `Authorization: Bearer <token>`.", api);

@@ -20,7 +20,8 @@ export function parseInstant(s: string, end = false): Date | null {
     if (!m) return null;
     d = new Date(`${m[1]}T${m[2]}${m[3] ?? "Z"}`);
   }
-  return Number.isNaN(d.getTime()) ? null : d;
+  // Years PostgreSQL's timestamptz and ISO strings agree on.
+  return Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999 ? null : d;
 }
 
 const instant = (end: boolean) =>

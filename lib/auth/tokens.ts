@@ -89,7 +89,7 @@ export class TokenStore {
   }
 
   async get(id: string): Promise<TokenInfo | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
     const row = await this.prisma.apiToken.findUnique({ where: { id }, include: { user: { select: { email: true } } } });
     return row ? toInfo(row) : null;
   }

@@ -30,6 +30,11 @@ export interface ExecuteRequest {
   role?: Role;
   /** The caller confirmed a destructive tool; without it, `requireConfirmation` refuses such tools. */
   confirmed?: boolean;
+  /**
+   * The arguments as sent could not be stored (U+0000, invalid Unicode, past the limits): the
+   * run is rejected at once, its arguments (already made storable by the caller) kept as a record.
+   */
+  inputProblems?: FieldError[];
   /** Destructive tools need `confirmed` (the HTTP API and the UI; MCP clients are agents, governed by the run policy). */
   requireConfirmation?: boolean;
   clientName?: string;
@@ -99,6 +104,7 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   };
 
   const rejection =
+    checkInput(req) ??
     checkPolicy(deps, req, tool.spec) ?? checkConfirmation(req, tool.spec) ?? checkArguments(tool, start.arguments) ?? (await checkDomains(deps.domains, tool, start));
   if (rejection) {
     const run = await deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
@@ -131,6 +137,13 @@ async function notify(deps: ExecuteDeps, run: Run, spec: ToolSpec): Promise<Run>
     }
   }
   return run;
+}
+
+function checkInput(req: ExecuteRequest): ToolError | null {
+  if (!req.inputProblems?.length) return null;
+  return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(req.inputProblems)}. They were stored altered for storage (escaped or cut), so this record shows them as closely as possible.`, {
+    fields: req.inputProblems,
+  });
 }
 
 /** Refused by the run policy: the caller's role is below what the policy asks for this tool. */

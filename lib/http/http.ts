@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import { isErrorNamed, isToolError, type ErrorKind, type FieldError } from "../tools/errors";
+import { inspectJson, type InputProblem } from "./input";
 
 /** Request bodies above this are refused before they are read in full. */
 export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024;
@@ -48,6 +49,17 @@ export function toErrorResponse(err: unknown): Response {
 
 /** Reads a JSON body with a size limit and parses it with a zod schema into field errors. */
 export async function readJson<T>(req: Request, schema: ZodType<T>): Promise<T> {
+  const { data, problems } = await readJsonChecked(req);
+  if (problems.length) throw inputError(problems);
+  return parseWith(schema, data, "request body");
+}
+
+/**
+ * The one JSON body reader: size limit while streaming, then JSON.parse, then inspectJson
+ * (lib/http/input.ts). Returns the problems instead of throwing for them, for the run route,
+ * which still captures a run whose arguments cannot be stored as sent.
+ */
+export async function readJsonChecked(req: Request): Promise<{ data: unknown; problems: InputProblem[] }> {
   const declared = Number(req.headers.get("content-length"));
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const reader = req.body?.getReader();
@@ -74,7 +86,12 @@ export async function readJson<T>(req: Request, schema: ZodType<T>): Promise<T> 
       throw new HttpError(400, "bad_request", `The request body is not valid JSON: ${(err as Error).message}`);
     }
   }
-  return parseWith(schema, data, "request body");
+  return { data, problems: inspectJson(data) };
+}
+
+/** Input the studio cannot take as it is: 400 naming each path. */
+export function inputError(problems: InputProblem[]): HttpError {
+  return new HttpError(400, "bad_request", `Invalid request body: ${problems.map((p) => `${p.path || "(root)"} ${p.message}`).join("; ")}`, problems);
 }
 
 export function parseWith<T>(schema: ZodType<T>, data: unknown, what: string): T {

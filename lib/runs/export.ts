@@ -9,10 +9,30 @@ const CSV_COLUMNS = [
   "origin", "actor", "agent", "client_name", "replay_of", "output_valid", "arguments", "structured_content", "content",
 ] as const;
 
-function csvCell(v: unknown): string {
-  let s = v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
-  // A spreadsheet would run a cell starting with = + - @ as a formula: keep it text.
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+/**
+ * What a spreadsheet would read as a formula (OWASP "CSV Injection"): a cell whose first visible
+ * character is = + - @ or a full-width form of one (U+FF1D, U+FF0B, U+FF0D, U+FF20), even behind
+ * leading whitespace, control or invisible format characters (spaces, tabs, CR, LF, NBSP,
+ * zero-width space, BOM...), or whose leading run of such characters holds a tab, a CR or a NUL.
+ */
+const FORMULA_START = /^[\s\p{Cc}\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\s\p{Cc}\p{Cf}]*[\t\r\0]/u;
+
+/**
+ * One CSV cell (RFC 4180). Numbers and booleans the studio writes (durations, output_valid) are
+ * kept as they are: their JSON text is a plain number or a word, never a formula, and a negative
+ * duration must stay a number. Every other value comes from the run (tool names, actors, error
+ * messages, arguments and outputs rendered as JSON) and is neutralised with a leading ' when a
+ * spreadsheet would run it. A cell holding a comma, a quote, a CR or a LF is then wrapped in
+ * double quotes with its inner quotes doubled.
+ */
+export function csvCell(v: unknown): string {
+  let s: string;
+  if (v === null || v === undefined) s = "";
+  else if (typeof v === "number" || typeof v === "boolean") s = JSON.stringify(v);
+  else {
+    s = typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
+    if (FORMULA_START.test(s)) s = `'${s}`;
+  }
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

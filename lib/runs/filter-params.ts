@@ -8,8 +8,9 @@ const date = z
   .min(1)
   .transform((s, ctx) => {
     const d = new Date(s);
-    if (Number.isNaN(d.getTime())) {
-      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date or date-time" });
+    // PostgreSQL's timestamptz spans 4713 BC to 294276 AD; JavaScript's Date reaches further.
+    if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
+      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date or date-time between the years 1 and 9999" });
       return z.NEVER;
     }
     return d;

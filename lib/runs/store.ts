@@ -46,6 +46,9 @@ export interface RunPage extends RunFilter {
 const json = (v: unknown) => (v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 const nullableJson = (v: unknown) => (v === undefined || v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
+/** A UUID as PostgreSQL reads one (a 36-character string of dashes is not). */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export class CursorError extends Error {
   override readonly name = "CursorError";
 }
@@ -58,7 +61,7 @@ export function encodeCursor(row: { startedAt: Date; id: string }): string {
 export function decodeCursor(cursor: string): { startedAt: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
   const startedAt = new Date(iso ?? "");
-  if (!id || Number.isNaN(startedAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new CursorError("cursor is not one this API returned");
+  if (!id || Number.isNaN(startedAt.getTime()) || !UUID_RE.test(id)) throw new CursorError("cursor is not one this API returned");
   return { startedAt, id };
 }
 
@@ -132,7 +135,7 @@ export class RunStore {
   }
 
   async get(id: string): Promise<Run | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    if (!UUID_RE.test(id)) return null;
     const row = await this.prisma.run.findUnique({ where: { id } });
     return row ? toRun(row) : null;
   }

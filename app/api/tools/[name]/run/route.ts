@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_TIMEOUT_MS } from "@/lib/execution/execute";
-import { readJson, toErrorResponse, errorResponse } from "@/lib/http/http";
+import { errorResponse, inputError, parseWith, readJsonChecked, toErrorResponse } from "@/lib/http/http";
+import { storableCopy } from "@/lib/http/input";
 import type { Run } from "@/lib/runs/types";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
@@ -24,12 +25,19 @@ const RunBody = z.strictObject({
  */
 export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", async (req, { params, principal }) => {
   const { name } = params;
-  const body = await readJson(req, RunBody);
+  const { data, problems } = await readJsonChecked(req);
+  // Arguments that cannot be stored as sent still make a (rejected) run, stored escaped; any
+  // other problem of the body is refused outright.
+  const inArgs = problems.filter((p) => p.path === "/arguments" || p.path.startsWith("/arguments/"));
+  if (inArgs.length < problems.length) throw inputError(problems.filter((p) => !inArgs.includes(p)));
+  const sent = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+  const body = parseWith(RunBody, inArgs.length ? { ...sent, arguments: {} } : data, "request body");
   const studio = await getStudio();
   if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
   const base = {
     tool: name,
-    arguments: body.arguments ?? {},
+    arguments: inArgs.length ? storableCopy(sent.arguments) : (body.arguments ?? {}),
+    inputProblems: inArgs.length ? inArgs.map((p) => ({ path: p.path.replace(/^\/arguments/, ""), message: p.message })) : undefined,
     timeoutMs: body.timeoutMs,
     replayOf: body.replayOf,
     origin: principal.via === "session" ? "ui" : "api",
