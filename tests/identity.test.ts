@@ -266,4 +266,14 @@ describe("a run and its audit entry", () => {
     expect(await runs.get(starts[5]!.id)).toBeNull();
     expect((await audit.verify()).ok).toBe(true);
   });
+
+  it("runs a dead process left running are marked interrupted at start, each with its audit entry", async () => {
+    const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
+    const id = crypto.randomUUID();
+    await runs.start({ id, toolName: "echo", toolSource: "builtin", toolSpecHash: "h", arguments: {}, startedAt: new Date(), actor: "gone@example.com", origin: "api" });
+    expect(await runs.markInterrupted()).toBe(1);
+    expect(await runs.get(id)).toMatchObject({ status: "interrupted" });
+    const { entries } = await audit.list({ action: "run", actor: "gone@example.com" });
+    expect(entries[0]?.detail).toMatchObject({ runId: id, status: "interrupted" });
+  });
 });

@@ -9,6 +9,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
+import { dbTimeouts } from "./faults";
 import { migrate, pgliteRunner, pgRunner, type MigrateOptions, type MigrateResult } from "./migrate";
 
 export type DbKind = "pg" | "pglite";
@@ -24,13 +25,17 @@ export interface Db {
 export interface CreatePrismaOptions {
   databaseUrl?: string;
   dataDir?: string;
+  /** pg only: how long to wait for a connection and for a query (default dbTimeouts()). */
+  timeouts?: { connectMs: number; queryMs: number };
 }
 
 export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> {
   const url = opts.databaseUrl ?? process.env.DATABASE_URL;
   if (url) {
     // The adapter owns its pool (built from the config) and ends it on $disconnect.
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+    // Bounded waits: an unreachable or frozen database fails requests (503) instead of hanging them.
+    const t = opts.timeouts ?? dbTimeouts();
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs }) });
     return {
       prisma,
       kind: "pg",

@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { isErrorNamed, isToolError, type ErrorKind, type FieldError } from "../tools/errors";
 import { inspectJson, type InputProblem } from "./input";
+import { isDatabaseUnavailable } from "../db/faults";
 
 /** Request bodies above this are refused before they are read in full. */
 export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024;
@@ -9,7 +10,7 @@ export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 
  * The one list of error kinds the API answers with: a tool's kinds (lib/tools/errors.ts) and
  * the request's own. 409 is always `conflict`, 401 `unauthenticated`, 403 `forbidden`.
  */
-export const REQUEST_ERROR_KINDS = ["bad_request", "payload_too_large", "unauthenticated", "forbidden", "method_not_allowed", "conflict", "invalid_config", "io"] as const;
+export const REQUEST_ERROR_KINDS = ["bad_request", "payload_too_large", "unauthenticated", "forbidden", "method_not_allowed", "conflict", "invalid_config", "io", "unavailable"] as const;
 export type ApiErrorKind = ErrorKind | (typeof REQUEST_ERROR_KINDS)[number];
 
 export class HttpError extends Error {
@@ -42,6 +43,11 @@ export function toErrorResponse(err: unknown): Response {
   if (isToolError(err)) {
     const status = err.kind === "not_found" ? 404 : err.kind === "invalid_args" ? 400 : 500;
     return errorResponse(status, err.kind, err.message, err.fields);
+  }
+  if (isDatabaseUnavailable(err)) {
+    const res = errorResponse(503, "unavailable", "The database is unreachable right now; try again shortly.");
+    res.headers.set("retry-after", "5");
+    return res;
   }
   console.error("[tool-studio] unexpected error", err);
   return errorResponse(500, "other", "Internal error in the studio; see the server log.");

@@ -190,18 +190,23 @@ export class RunStore {
     return rows.map((r) => r.v);
   }
 
-  /** Runs left `running` by a process that died are marked interrupted at start-up. */
+  /**
+   * Runs left `running` by a process that died are marked interrupted at start-up, each with its
+   * audit entry (through the final-write hook, like any other outcome). Returns how many.
+   */
   async markInterrupted(exceptIds: string[] = []): Promise<number> {
-    const { count } = await this.prisma.run.updateMany({
-      where: { status: "running", id: { notIn: exceptIds } },
-      data: {
-        status: "interrupted",
-        errorKind: "other",
-        errorMessage: "The studio stopped before this run finished.",
-        finishedAt: new Date(),
-      },
-    });
-    return count;
+    const stale = await this.prisma.run.findMany({ where: { status: "running", id: { notIn: exceptIds } }, select: { id: true }, take: 10_000 });
+    const finishedAt = new Date();
+    const data = { status: "interrupted" as const, errorKind: "other" as const, errorMessage: "The studio stopped before this run finished.", finishedAt };
+    const marked = await Promise.all(
+      // Only a run still `running` is changed: another process may have finished it meanwhile.
+      stale.map(({ id }) =>
+        this.final((db) => db.run.update({ where: { id, status: "running" }, data }))
+          .then(() => true)
+          .catch(() => false),
+      ),
+    );
+    return marked.filter(Boolean).length;
   }
 }
 

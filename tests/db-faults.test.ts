@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrisma, type Db } from "@/lib/db/client";
+import { isDatabaseUnavailable } from "@/lib/db/faults";
+import { toErrorResponse } from "@/lib/http/http";
+import { RunStore } from "@/lib/runs/store";
+import { privatePgUnavailable, startPrivatePg, type PrivatePg } from "./helpers/private-pg";
+
+// The database stopped or frozen under the studio: every call ends within the configured timeout
+// as 503 `unavailable` with Retry-After, and the same client works again once it is back.
+const suite = privatePgUnavailable ? describe.skip : describe;
+if (privatePgUnavailable) console.warn(`[db-faults] skipped: ${privatePgUnavailable}`);
+
+let pg: PrivatePg;
+let db: Db;
+let runs: RunStore;
+
+suite("database faults", () => {
+  beforeAll(async () => {
+    pg = await startPrivatePg();
+    db = await createPrisma({ databaseUrl: pg.url, timeouts: { connectMs: 1_500, queryMs: 2_000 } });
+    await db.migrate();
+    runs = new RunStore(db.prisma);
+  }, 90_000);
+  afterAll(async () => {
+    await db?.close().catch(() => {});
+    pg?.destroy();
+  });
+
+  const unavailable = async (work: () => Promise<unknown>) => {
+    const err = await work().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err, "the call should fail while the database is down").not.toBeNull();
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    const res = toErrorResponse(err);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect((await res.json()).error.kind).toBe("unavailable");
+  };
+
+  it("stopped: calls fail fast as unavailable; after a restart the same client works", async () => {
+    expect((await runs.list()).runs).toEqual([]);
+    pg.stop();
+    await unavailable(() => runs.list());
+    pg.start();
+    let ok = false;
+    for (let i = 0; i < 20 && !ok; i++) {
+      ok = await runs.list().then(
+        () => true,
+        () => false,
+      );
+      if (!ok) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(ok).toBe(true);
+  }, 60_000);
+
+  it("frozen (SIGSTOP): calls end within the query timeout as unavailable; thawed, it answers again", async () => {
+    await runs.list();
+    pg.freeze(true);
+    try {
+      await unavailable(() => runs.list());
+    } finally {
+      pg.freeze(false);
+    }
+    let ok = false;
+    for (let i = 0; i < 20 && !ok; i++) {
+      ok = await runs.list().then(
+        () => true,
+        () => false,
+      );
+      if (!ok) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(ok).toBe(true);
+  }, 60_000);
+});
