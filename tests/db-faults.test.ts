@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrisma, type Db } from "@/lib/db/client";
+import { executeTool } from "@/lib/execution/execute";
+import { Registry } from "@/lib/registry/registry";
+import { defineTool } from "@/lib/tools/define";
+import { structured } from "@/lib/tools/output";
 import { isDatabaseUnavailable } from "@/lib/db/faults";
 import { toErrorResponse } from "@/lib/http/http";
 import { RunStore } from "@/lib/runs/store";
@@ -72,5 +76,34 @@ suite("database faults", () => {
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }
     expect(ok).toBe(true);
+  }, 60_000);
+
+  it("a run in flight when the database goes away is stored once it is back: never left running", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const waits = defineTool({
+      name: "waits",
+      description: "waits for the test",
+      inputSchema: { type: "object", properties: {}, additionalProperties: false } as const,
+      async run() {
+        await gate;
+        return structured({ done: true });
+      },
+    });
+    const registry = new Registry();
+    registry.addSource({ id: "builtin", list: () => [waits] });
+    let runId = "";
+    const pending = executeTool({ registry, runs }, { tool: "waits", arguments: {}, origin: "api", actor: "t@example.com", onStart: (id) => (runId = id) });
+    while (!runId) await new Promise((r) => setTimeout(r, 20));
+    pg.stop();
+    release();
+    await unavailable(() => pending);
+    pg.start();
+    let run = null;
+    for (let i = 0; i < 60 && run?.status !== "success"; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      run = await runs.get(runId).catch(() => null);
+    }
+    expect(run).toMatchObject({ status: "success", output: { structuredContent: { done: true } } });
   }, 60_000);
 });

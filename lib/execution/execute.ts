@@ -9,6 +9,7 @@ import type { ContentBlock, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { describeFieldErrors, SchemaCompileError, validate } from "../schema/validate";
 import { trackRun } from "./active-runs";
+import { isDatabaseUnavailable } from "../db/faults";
 import type { DomainService } from "../domains/service";
 import type { FieldError } from "../tools/errors";
 import { describeRule, needsConfirmation, requiredRunRole } from "../auth/policy";
@@ -122,10 +123,35 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
   try {
     return await runs.finish(start.id, start.startedAt, outcome);
   } catch (err) {
+    if (isDatabaseUnavailable(err)) {
+      // The outcome is kept and written once the database is back; the caller hears 503 now.
+      finishLater(runs, start, outcome);
+      throw err;
+    }
     console.error(`[tool-studio] could not store the outcome of run ${start.id}`, err);
     const e = new ToolError("provider", "The tool's result could not be stored.", { detail: `${(err as Error).message}\n${safeStringify(outcome.structuredContent ?? outcome.content)}` });
     return runs.finish(start.id, start.startedAt, { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) });
   }
+}
+
+/** How long a live process keeps trying to store the outcome of a run while the database is away. */
+export const FINISH_RETRY_MS = 30 * 60_000;
+
+/** Retries with backoff (0.5 s doubling to 10 s) so no run is left `running` by a live process. */
+function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome): void {
+  const until = Date.now() + FINISH_RETRY_MS;
+  let delay = 500;
+  const attempt = () => {
+    runs.finish(start.id, start.startedAt, outcome).catch((err: unknown) => {
+      if (isDatabaseUnavailable(err) && Date.now() < until) {
+        delay = Math.min(delay * 2, 10_000);
+        setTimeout(attempt, delay).unref?.();
+      } else {
+        console.error(`[tool-studio] gave up storing the outcome of run ${start.id}; it is marked interrupted at the next start`, err);
+      }
+    });
+  };
+  setTimeout(attempt, delay).unref?.();
 }
 
 async function notify(deps: ExecuteDeps, run: Run, spec: ToolSpec): Promise<Run> {
