@@ -6,6 +6,7 @@
  */
 import type { JsonSchema } from "../tools/spec";
 import { JSON_TYPES, splitPath, unescapeKey, escapeKey, type JsonType, type ShapeStatsData } from "./stats";
+import { linearRegExp } from "../schema/regexp";
 
 export type DifferenceKind = "missing_in_observed" | "undeclared" | "type_mismatch" | "required_mismatch";
 
@@ -23,7 +24,7 @@ interface Decl {
   /** null: any type. */
   types: Set<JsonType> | null;
   properties: Map<string, unknown>;
-  patternProperties: [RegExp, unknown][];
+  patternProperties: [{ test(s: string): boolean }, unknown][];
   required: Set<string>;
   /** undefined/true: anything goes; false: nothing else; a schema: others must match it. */
   additional: unknown;
@@ -77,9 +78,10 @@ function resolve(schema: unknown, root: JsonSchema, depth = 0): Decl {
   if (typeof pp === "object" && pp !== null) {
     for (const k of Object.keys(pp)) {
       try {
-        d.patternProperties.push([new RegExp(k, "u"), (pp as Record<string, unknown>)[k]]);
+        // The linear-time engine: these patterns come from tools' schemas, which are untrusted.
+        d.patternProperties.push([linearRegExp(k, "u"), (pp as Record<string, unknown>)[k]]);
       } catch {
-        // not a pattern JavaScript can compile: that key cannot be compared, so it is left out
+        // not a pattern the linear engine accepts: that key cannot be compared, so it is left out
       }
     }
   }
