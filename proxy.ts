@@ -26,9 +26,18 @@ export function proxy(request: NextRequest) {
   // Names, ids and filters in the URL: bad encoding, NUL or overlong parts end here, as a 400.
   const badUrl = urlProblem(request.nextUrl.pathname, request.nextUrl.search);
   if (badUrl) return refuse(400, "bad_request", badUrl, api);
-  if (!findRoute(pathname)) {
+  const route = findRoute(pathname);
+  const method = request.method.toUpperCase() as keyof NonNullable<typeof route>["methods"];
+  const declared = route && (method in route.methods || (request.method === "HEAD" && "GET" in route.methods) || request.method === "OPTIONS");
+  if (!declared) {
     const credentials = request.headers.get("authorization") || request.cookies.getAll().some((c) => c.name.endsWith("session_token"));
-    return credentials ? refuse(404, "not_found", `Nothing is served at ${pathname.slice(0, 300)}.`, api) : refuse(401, "unauthenticated", "Sign in, or send `Authorization: Bearer <token>`.", api);
+    if (!credentials) return refuse(401, "unauthenticated", "Sign in, or send `Authorization: Bearer <token>`.", api);
+    if (!route) return refuse(404, "not_found", `Nothing is served at ${pathname.slice(0, 300)}.`, api);
+    // A method no route declares would otherwise reach Next's own bare 405.
+    const allow = Object.keys(route.methods).join(", ");
+    const res = refuse(405, "method_not_allowed", `${request.method} is not allowed here (allowed: ${allow}).`, api);
+    res.headers.set("allow", allow);
+    return res;
   }
   if (api) return NextResponse.next();
 

@@ -16,6 +16,13 @@ const CONCURRENCY = 8;
 const headersFor = (c: Case, i: number): Record<string, string> =>
   c.route.pattern === "/api/auth/[...all]" ? { ...AUTH, "x-forwarded-for": `198.51.100.${(i % 250) + 1}` } : AUTH;
 
+/**
+ * A page that caught a server error while rendering still answers its status, but Next puts the
+ * error's numeric digest in the page (its own control flow, notFound() and redirect(), uses
+ * NEXT_… digests): that is a 5xx in disguise.
+ */
+const SERVER_ERROR_DIGEST = /digest\\?"\s*:\s*\\?"(\d+)\\?"/;
+
 function problemOf(c: Case, a: Answer): string | null {
   if (a.error) return a.error;
   if (c.transport) return a.status >= 400 && a.status < 500 ? null : `expected Node's own 4xx, got ${a.status}`;
@@ -23,6 +30,8 @@ function problemOf(c: Case, a: Answer): string | null {
   if (a.status < 100) return `no status (${a.status})`;
   if (c.expectStatus && a.status !== c.expectStatus) return `expected ${c.expectStatus}, got ${a.status}`;
   if (c.mustRefuse && a.status >= 200 && a.status < 300) return `a destructive route accepted it (${a.status})`;
+  const digest = c.route.kind === "page" ? SERVER_ERROR_DIGEST.exec(a.body) : null;
+  if (digest) return `a server error while rendering the page (digest ${digest[1]}; see the server log)`;
   return shapeProblem(c, a);
 }
 

@@ -5,6 +5,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins";
 import type { PrismaClient } from "../db/generated/client";
+import { stringProblem } from "../http/input";
 import type { Role } from "./roles";
 
 /**
@@ -163,7 +164,8 @@ export const ACCOUNT_LIMIT = { max: 10, window: 15 * 60 };
 
 const emailOf = (body: unknown): string | null => {
   const e = (body as { email?: unknown } | undefined)?.email;
-  return typeof e === "string" ? e.trim().toLowerCase().slice(0, 200) : null;
+  // Not an address the database could hold (NUL, invalid Unicode): better-auth refuses it next.
+  return typeof e === "string" && !stringProblem(e) ? e.trim().toLowerCase().slice(0, 200) : null;
 };
 
 /**

@@ -19,12 +19,12 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ name: string }>; searchParams: Promise<{ fromRun?: string }> };
 
 export async function generateMetadata({ params }: Props) {
-  return { title: decodeURIComponent((await params).name) };
+  return { title: toolNameOf((await params).name) };
 }
 
 export default async function ToolPage({ params, searchParams }: Props) {
   const principal = await pageDoor("/tools/[name]");
-  const name = decodeURIComponent((await params).name);
+  const name = toolNameOf((await params).name);
   const { fromRun } = await searchParams;
   const studio = await getStudio();
   const tool = await studio.registry.get(name);
@@ -83,4 +83,13 @@ export default async function ToolPage({ params, searchParams }: Props) {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The tool name in the URL: percent-decoded when it still is encoded, else as it is (a name may contain "%"). */
+function toolNameOf(param: string): string {
+  try {
+    return decodeURIComponent(param);
+  } catch {
+    return param;
+  }
 }

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 const Body = z.strictObject({
   domain: z.string().min(1),
-  agent: z.string().min(1).optional(),
+  agent: z.string().min(1).max(200).optional(),
   args: z.record(z.string(), z.unknown()).optional(),
 });
 

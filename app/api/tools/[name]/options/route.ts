@@ -8,7 +8,7 @@ import { isErrorNamed } from "@/lib/tools/errors";
 export const dynamic = "force-dynamic";
 
 const Query = z.strictObject({
-  agent: z.string().min(1).optional(),
+  agent: z.string().min(1).max(200).optional(),
   args: z
     .string()
     .optional()

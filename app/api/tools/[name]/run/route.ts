@@ -15,7 +15,7 @@ const RunBody = z.strictObject({
   /** Confirms a call to a destructive tool (destructiveHint): without it such a call is rejected. */
   confirm: z.boolean().optional(),
   /** The agent the call is for; option-domain values are checked for it (default agent when unset). */
-  agent: z.string().min(1).optional(),
+  agent: z.string().min(1).max(200).optional(),
 });
 
 /**
