@@ -100,6 +100,12 @@ describe("executeTool", () => {
     expect((await deps.runs.get(run.id))?.status).toBe("rejected");
   });
 
+  it("rejects arguments that could not be stored as sent, keeping the storable copy it was given", async () => {
+    const run = await executeTool(deps, { ...base, tool: "echo", arguments: { msg: "nul \\u0000 here" }, inputProblems: [{ path: "/msg", message: "contains U+0000 (NUL), which cannot be stored" }] });
+    expect(run).toMatchObject({ status: "rejected", arguments: { msg: "nul \\u0000 here" }, error: { kind: "invalid_args", details: [{ path: "/msg" }] } });
+    expect(run.error?.message).toMatch(/altered for storage/);
+  });
+
   it("rejects arguments that are not an object", async () => {
     const run = await executeTool(deps, { ...base, tool: "echo", arguments: [1, 2] });
     expect(run.status).toBe("rejected");

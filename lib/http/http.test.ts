@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ToolError } from "../tools/errors";
-import { contentSecurityPolicy } from "./csp";
-import { errorResponse, HttpError, MAX_BODY_BYTES, parseWith, readJson, toErrorResponse } from "./http";
+import { contentSecurityPolicy, newNonce } from "./csp";
+import { errorResponse, HttpError, MAX_BODY_BYTES, parseWith, readJson, readJsonChecked, requestOrigin, toErrorResponse } from "./http";
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request("http://127.0.0.1/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 
@@ -16,6 +16,12 @@ describe("readJson", () => {
   it("refuses bodies over the limit, declared or streamed", async () => {
     await expect(readJson(post("{}", { "content-length": String(MAX_BODY_BYTES + 1) }), Body)).rejects.toMatchObject({ status: 413 });
     await expect(readJson(post(" ".repeat(MAX_BODY_BYTES + 1)), Body)).rejects.toMatchObject({ status: 413, kind: "payload_too_large" });
+  });
+  it("refuses what the database cannot store, naming the path; readJsonChecked hands the problems back instead", async () => {
+    await expect(readJson(post('{"a": "x\\u0000"}'), z.object({ a: z.string() }))).rejects.toMatchObject({ status: 400, details: [{ path: "/a" }] });
+    const { data, problems } = await readJsonChecked(post('{"arguments": {"k": "\\ud800"}}'));
+    expect(data).toBeTruthy();
+    expect(problems).toEqual([{ path: "/arguments/k", message: expect.stringMatching(/surrogate/) }]);
   });
   it("parseWith describes every issue", () => {
     expect(() => parseWith(z.strictObject({ n: z.number() }), { n: "1", extra: 1 }, "query")).toThrow(/Invalid query: /);
@@ -39,7 +45,19 @@ describe("toErrorResponse", () => {
   });
 });
 
+describe("requestOrigin", () => {
+  it("names the forwarding chain and the user agent, for the audit log", () => {
+    const r = new Request("http://127.0.0.1/", { headers: { "x-forwarded-for": "10.0.0.1", "user-agent": "curl/8" } });
+    expect(requestOrigin(r)).toBe("addr 10.0.0.1; ua curl/8");
+    expect(requestOrigin(new Request("http://127.0.0.1/"))).toBe("local");
+  });
+});
+
 describe("the pages' Content-Security-Policy", () => {
+  it("gets a fresh nonce per response", () => {
+    expect(newNonce()).not.toBe(newNonce());
+    expect(newNonce()).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+  });
   it("allows scripts only from here with the nonce, forbids framing and plugins", () => {
     const csp = contentSecurityPolicy("abc123");
     expect(csp).toContain("script-src 'self' 'nonce-abc123' 'strict-dynamic'");

@@ -26,6 +26,7 @@ describe("storableCopy", () => {
     expect(c).toEqual({ a: "x\\u0000y", b: "\\udc00", "[__proto__]": 1, n: 5 });
     expect(inspectJson(c)).toEqual([]);
     expect(JSON.stringify(storableCopy(deep(100)))).toContain("not stored");
+    expect(storableCopy(["a\u0000", 1, ["\ud800"]])).toEqual(["a\\u0000", 1, ["\\ud800"]]);
   });
 });
 
