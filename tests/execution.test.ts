@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { executeTool, UnknownToolError } from "@/lib/execution/execute";
+import { executeTool, UnknownToolError, isUnknownToolError } from "@/lib/execution/execute";
 import { cancelRun } from "@/lib/execution/active-runs";
 import { Registry } from "@/lib/registry/registry";
 import { RunStore } from "@/lib/runs/store";
@@ -104,6 +104,12 @@ describe("executeTool", () => {
     const run = await executeTool(deps, { ...base, tool: "echo", arguments: { msg: "nul \\u0000 here" }, inputProblems: [{ path: "/msg", message: "contains U+0000 (NUL), which cannot be stored" }] });
     expect(run).toMatchObject({ status: "rejected", arguments: { msg: "nul \\u0000 here" }, error: { kind: "invalid_args", details: [{ path: "/msg" }] } });
     expect(run.error?.message).toMatch(/altered for storage/);
+  });
+
+  it("an unknown tool is told apart from other tool errors, across bundle copies too", async () => {
+    const err = await executeTool(deps, { ...base, tool: "no_such_tool", arguments: {} }).catch((e: unknown) => e);
+    expect(isUnknownToolError(err)).toBe(true);
+    expect(isUnknownToolError(Object.assign(new Error("x"), { name: "ToolError", kind: "not_found" }))).toBe(false);
   });
 
   it("rejects arguments that are not an object", async () => {
