@@ -88,6 +88,15 @@ export function createAuth(o: AuthOptions) {
       customRules: { "/sign-in/email": limit, "/sign-in/social": limit },
     },
     advanced: { cookiePrefix: "better-auth" },
+    // Its messages can quote what a client sent (a callback URL, a provider name): one line, cut short.
+    logger: {
+      level: "warn",
+      log: (level, message, ...args) => {
+        const line = `[tool-studio] auth ${level}: ${clip(message)}${args.length ? ` ${clip(args.map((a) => (typeof a === "string" ? a : safeJson(a))).join(" "))}` : ""}`;
+        if (level === "error") console.error(line);
+        else console.warn(line);
+      },
+    },
     telemetry: { enabled: false },
     databaseHooks: {
       user: {
@@ -199,4 +208,14 @@ function failedSignIns(prisma: PrismaClient, limit: { max: number; window: numbe
       if (email) await prisma.rateLimit.deleteMany({ where: { key: key(email) } });
     },
   };
+}
+
+const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}… (${s.length} characters)` : s).replace(/[\r\n]+/g, " ");
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
 }
