@@ -92,7 +92,7 @@ export function createAuth(o: AuthOptions) {
     logger: {
       level: "warn",
       log: (level, message, ...args) => {
-        const line = `[tool-studio] auth ${level}: ${clip(message)}${args.length ? ` ${clip(args.map((a) => (typeof a === "string" ? a : safeJson(a))).join(" "))}` : ""}`;
+        const line = `[tool-studio] auth ${level}: ${clip([message, ...args.map(String)].join(" "))}`;
         if (level === "error") console.error(line);
         else console.warn(line);
       },
@@ -211,11 +211,3 @@ function failedSignIns(prisma: PrismaClient, limit: { max: number; window: numbe
 }
 
 const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}… (${s.length} characters)` : s).replace(/[\r\n]+/g, " ");
-
-function safeJson(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-}
