@@ -50,29 +50,14 @@ export class UserAdmin {
   }
 
   async list(): Promise<UserInfo[]> {
-    const now = new Date();
-    const rows = await this.prisma.user.findMany({
-      orderBy: { createdAt: "asc" },
-      take: 1000,
-      include: {
-        accounts: { select: { providerId: true } },
-        _count: { select: { sessions: { where: { expiresAt: { gt: now } } }, apiTokens: { where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } } } },
-      },
-    });
-    return rows.map((u) => ({
-      id: u.id,
-      email: u.email,
-      name: u.name,
-      role: asRole(u.role),
-      createdAt: u.createdAt.toISOString(),
-      methods: [...new Set(u.accounts.map((a) => (a.providerId === "credential" ? "password" : a.providerId)))],
-      activeSessions: u._count.sessions,
-      activeTokens: u._count.apiTokens,
-    }));
+    const rows = await this.prisma.user.findMany({ orderBy: { createdAt: "asc" }, take: 1000, include: withCounts(new Date()) });
+    return rows.map(toUserInfo);
   }
 
+  /** One person by id (one query, not the whole list). */
   async get(id: string): Promise<UserInfo | null> {
-    return (await this.list()).find((u) => u.id === id) ?? null;
+    const row = await this.prisma.user.findUnique({ where: { id }, include: withCounts(new Date()) });
+    return row ? toUserInfo(row) : null;
   }
 
   async create(input: { email: string; name?: string; password: string; role: Role }): Promise<UserInfo> {
@@ -146,6 +131,25 @@ export class UserAdmin {
     const password = randomBytes(24).toString("base64url");
     return { user: await this.create({ ...input, password }), password };
   }
+}
+
+/** What a UserInfo needs besides the user row: sign-in methods, live sessions and tokens. */
+const withCounts = (now: Date) => ({
+  accounts: { select: { providerId: true } },
+  _count: { select: { sessions: { where: { expiresAt: { gt: now } } }, apiTokens: { where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } } } },
+});
+
+function toUserInfo(u: { id: string; email: string; name: string; role: string; createdAt: Date; accounts: { providerId: string }[]; _count: { sessions: number; apiTokens: number } }): UserInfo {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: asRole(u.role),
+    createdAt: u.createdAt.toISOString(),
+    methods: [...new Set(u.accounts.map((a) => (a.providerId === "credential" ? "password" : a.providerId)))],
+    activeSessions: u._count.sessions,
+    activeTokens: u._count.apiTokens,
+  };
 }
 
 function normalizeEmail(raw: string): string {
