@@ -33,6 +33,7 @@ import { Registry } from "../lib/registry/registry";
 import { RunStore } from "../lib/runs/store";
 import type { ToolContext } from "../lib/tools/define";
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../tests/helpers/db";
+import { runnerToken } from "../tests/helpers/studio-process";
 import { intEnv } from "./env";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -330,21 +331,6 @@ async function findFreePort(start: number): Promise<number> {
   throw new Error(`no free loopback port in ${start}..${start + 49}`);
 }
 
-/** A runner, signed in once, and their API token (what an agent or script would hold). */
-async function personalToken(baseUrl: string, adminToken: string): Promise<string> {
-  const email = `bench-${Date.now()}@example.com`;
-  const password = randomBytes(12).toString("hex");
-  const json = { "content-type": "application/json", origin: baseUrl };
-  const add = await fetch(`${baseUrl}/api/users`, { method: "POST", headers: { ...json, authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ email, password, role: "runner" }) });
-  if (add.status !== 201) throw new Error(`could not add the bench user: ${add.status} ${await add.text()}`);
-  const signIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) });
-  const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))?.split(";")[0];
-  if (!cookie) throw new Error(`could not sign the bench user in: ${signIn.status}`);
-  const created = await fetch(`${baseUrl}/api/tokens`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify({ name: "bench" }) });
-  if (created.status !== 201) throw new Error(`could not create the bench token: ${created.status}`);
-  return ((await created.json()) as { token: string }).token;
-}
-
 interface Server {
   baseUrl: string;
   /** A runner's personal API token: the requests go through the door as a script's would. */
@@ -442,7 +428,7 @@ async function startStudio(databaseUrl: string): Promise<Server> {
     await sleep(attempt < 20 ? 100 : 250);
   }
   console.log(`  studio ready on ${baseUrl} after ${((performance.now() - t0) / 1000).toFixed(1)} s${noBuild ? " (existing build, --no-build)" : ""}`);
-  const token = await personalToken(baseUrl, adminToken);
+  const token = await runnerToken(baseUrl, adminToken);
   return { baseUrl, token, usedNoBuild: noBuild, log: () => logLines.join("\n"), stop };
 }
 

@@ -1,14 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { ROUTES } from "../lib/auth/routes";
+import { createDatabase, startStudioProcess } from "../tests/helpers/studio-process";
 import { bodySummary, buildCorpus, pool, send, shapeProblem, shortPath, type Answer, type Case } from "./support/corpus";
 
 // A generated corpus of bad input (e2e/support/corpus.ts) against every declared route and
 // method, as the admin (so the door lets it through and the handlers see it): hostile path
 // parameters, query strings and bodies. Whatever comes, the studio answers: never a 5xx, never
 // a dropped connection, and the API's 4xx carry the one error shape. Afterwards it still lists
-// its tools and its audit chain still verifies.
+// its tools and its audit chain still verifies. It runs twice: on the e2e studio (embedded
+// PGlite) and on a studio of its own on PostgreSQL, whose drivers refuse different things.
 
-const BASE = new URL(`http://127.0.0.1:${process.env.E2E_PORT ?? 3123}`);
 const AUTH = { authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}` };
 const CONCURRENCY = 8;
 
@@ -35,8 +36,26 @@ function problemOf(c: Case, a: Answer): string | null {
   return shapeProblem(c, a);
 }
 
-test("a corpus of bad input gets 4xx answers in the one shape, never a 5xx or a reset, and the studio stays whole", async () => {
+test.describe.configure({ mode: "serial" });
+
+test("a corpus of bad input gets 4xx answers in the one shape, never a 5xx or a reset, and the studio stays whole (PGlite)", async () => {
   test.setTimeout(180_000);
+  await corpus(new URL(`http://127.0.0.1:${process.env.E2E_PORT ?? 3123}`), "PGlite");
+});
+
+test("the same corpus on PostgreSQL", async () => {
+  test.setTimeout(240_000);
+  const db = await createDatabase();
+  const studio = await startStudioProcess({ databaseUrl: db.url, adminToken: process.env.E2E_ADMIN_TOKEN, env: { STUDIO_SIGNIN_RATE_LIMIT: "200/60" } });
+  try {
+    await corpus(new URL(studio.url), "PostgreSQL");
+  } finally {
+    await studio.kill();
+    await db.drop();
+  }
+});
+
+async function corpus(BASE: URL, where: string) {
   const cases = buildCorpus();
   expect(cases.length).toBeGreaterThanOrEqual(1000);
   // every declared route and method is in the corpus
@@ -59,7 +78,7 @@ test("a corpus of bad input gets 4xx answers in the one shape, never a 5xx or a 
   const api = cases.filter((c) => c.route.kind === "api").length;
   const slowest = answers.reduce((m, a, i) => (a.ms > answers[m]!.ms ? i : m), 0);
   console.log(
-    `bad-input corpus: ${cases.length} cases (${api} API, ${cases.length - api} page) in ${seconds} s; statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ")}; ` +
+    `bad-input corpus on ${where}: ${cases.length} cases (${api} API, ${cases.length - api} page) in ${seconds} s; statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ")}; ` +
       `${problems.length} problems; slowest ${answers[slowest]!.ms} ms (${cases[slowest]!.method} ${shortPath(cases[slowest]!.path).slice(0, 60)} ${cases[slowest]!.label})`,
   );
   if (problems.length) console.log(problems.join("\n"));
@@ -72,4 +91,4 @@ test("a corpus of bad input gets 4xx answers in the one shape, never a 5xx or a 
   expect(JSON.parse(tools.body).tools.length).toBeGreaterThan(0);
   expect(verify.status).toBe(200);
   expect(JSON.parse(verify.body)).toMatchObject({ ok: true });
-});
+}

@@ -62,3 +62,18 @@ test("URLs, ids, cursors and dates that do not make sense are a 400, on the API 
   // still answering
   expect((await raw("GET", "/api/tools")).status).toBe(200);
 });
+
+test("an export is only served to the studio's own pages or to scripts, never to another site", async ({ request }) => {
+  const exports = async () => ((await (await request.get("/api/audit?action=export&limit=100")).json()) as { entries: unknown[] }).entries.length;
+  const before = await exports();
+  // Another site's page (a link or an <img> there): the browser says cross-site, the door refuses.
+  const cross = await request.get("/api/runs/export?format=csv", { headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" } });
+  expect(cross.status()).toBe(403);
+  expect((await cross.json()).error.kind).toBe("forbidden");
+  expect(await exports(), "a refused export writes no audit entry").toBe(before);
+  // The studio's own history page, and a script with a token (no Sec-Fetch-Site at all).
+  const same = await request.get("/api/runs/export?format=csv", { headers: { "sec-fetch-site": "same-origin" } });
+  expect(same.status()).toBe(200);
+  expect((await request.get("/api/runs/export?format=ndjson")).status()).toBe(200);
+  expect(await exports()).toBe(before + 2);
+});

@@ -6,7 +6,10 @@ import { defineTool } from "@/lib/tools/define";
 import { structured } from "@/lib/tools/output";
 import { isDatabaseUnavailable } from "@/lib/db/faults";
 import { toErrorResponse } from "@/lib/http/http";
-import { RunStore } from "@/lib/runs/store";
+import { RunNotRunningError, RunStore } from "@/lib/runs/store";
+import { AuditLog } from "@/lib/audit/log";
+import { runAuditHook } from "@/lib/audit/observer";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
 import { privatePgUnavailable, startPrivatePg, type PrivatePg } from "./helpers/private-pg";
 
 // The database stopped or frozen under the studio: every call ends within the configured timeout
@@ -101,4 +104,60 @@ suite("database faults", () => {
     }
     expect(run).toMatchObject({ status: "success", output: { structuredContent: { done: true } } });
   }, 60_000);
+});
+
+describe("a run's outcome is written once", () => {
+  let tdb: TestDatabase;
+  let audit: AuditLog;
+  let store: RunStore;
+  const add = defineTool({
+    name: "add1",
+    description: "adds one",
+    inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"], additionalProperties: false } as const,
+    run: async ({ n }) => structured({ n: n + 1 }),
+  });
+  const registry = new Registry();
+  registry.addSource({ id: "builtin", list: () => [add] });
+  const entriesFor = async (id: string) => (await tdb.prisma.auditEntry.findMany({ where: { action: "run" } })).filter((e) => (e.detail as { runId?: string }).runId === id).length;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    audit = new AuditLog(tdb.prisma);
+    store = new RunStore(tdb.prisma, { onFinal: runAuditHook(audit) });
+  });
+  afterAll(() => tdb?.drop());
+
+  it("a retried finish of a run already finished writes nothing: no second outcome, no second audit entry", async () => {
+    const run = await executeTool({ registry, runs: store }, { tool: "add1", arguments: { n: 1 }, origin: "api", actor: "t@example.com" });
+    expect(run.status).toBe("success");
+    const again = await store.finish(run.id, new Date(run.startedAt), { status: "error", finishedAt: new Date() }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(RunNotRunningError);
+    expect((await store.get(run.id))?.status).toBe("success");
+    expect(await entriesFor(run.id)).toBe(1);
+  });
+
+  it("a start whose answer was lost (the row committed, the connection dropped) is closed, not left running", async () => {
+    // The row is written, then the driver reports the connection gone, as a frozen server's would.
+    class LostAnswer extends RunStore {
+      override async start(r: Parameters<RunStore["start"]>[0]) {
+        await super.start(r);
+        throw Object.assign(new Error("Connection terminated unexpectedly"), { code: "ECONNRESET" });
+      }
+    }
+    const lossy = new LostAnswer(tdb.prisma, { onFinal: runAuditHook(audit) });
+    let id = "";
+    const err = await executeTool({ registry, runs: lossy }, { tool: "add1", arguments: { n: 2 }, origin: "api", actor: "t@example.com", onStart: (i) => (id = i) }).catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(id, "the tool was not called").toBe("");
+    const row = await tdb.prisma.run.findFirst({ where: { toolName: "add1", arguments: { equals: { n: 2 } } } });
+    expect(row).not.toBeNull();
+    let status = row!.status;
+    for (let i = 0; i < 40 && status === "running"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await store.get(row!.id))!.status;
+    }
+    expect(status).toBe("interrupted");
+    expect((await store.get(row!.id))?.error?.message).toMatch(/the tool was not called/);
+    expect(await entriesFor(row!.id)).toBe(1);
+  });
 });

@@ -39,6 +39,8 @@ export const ROUTES: readonly RouteAccess[] = [
 
   // Sign-in, sign-out, SSO callback: better-auth checks its own inputs and origins.
   api("/api/auth/[...all]", { GET: "public", POST: "public" }),
+  // Liveness and database reachability, for load balancers and the error page: says nothing else.
+  api("/api/health", { GET: "public" }),
   api("/api/me", { GET: "viewer" }),
   api("/api/tokens", { GET: "viewer", POST: "viewer" }),
   api("/api/tokens/[id]", { DELETE: "viewer" }),

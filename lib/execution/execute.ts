@@ -3,7 +3,7 @@ import type { Registry } from "../registry/registry";
 import type { RunStore, RunOutcome, RunStart } from "../runs/store";
 import type { Run, RunOrigin } from "../runs/types";
 import type { ProgressUpdate, RegisteredTool } from "../tools/define";
-import { isToolError, ToolError, toToolError, type ErrorKind } from "../tools/errors";
+import { isErrorNamed, isToolError, ToolError, toToolError, type ErrorKind } from "../tools/errors";
 import { specHash } from "../tools/hash";
 import type { ContentBlock, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
@@ -112,10 +112,22 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
     return notify(deps, run, tool.spec);
   }
 
-  await deps.runs.start(start);
+  try {
+    await deps.runs.start(start);
+  } catch (err) {
+    // The insert may have committed with its answer lost (a frozen or dropped connection): close
+    // the row once the database is back, so it is not left `running`. No row, nothing to close.
+    if (isDatabaseUnavailable(err)) finishLater(deps.runs, start, notStarted());
+    throw err;
+  }
   req.onStart?.(start.id);
   const outcome = await invoke(tool, start, timeoutMs, req);
   return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+}
+
+function notStarted(): RunOutcome {
+  const e = new ToolError("other", "The database became unreachable as the run was starting; the tool was not called.");
+  return { status: "interrupted", finishedAt: new Date(), error: errorOf(e) };
 }
 
 /** An output the database cannot take must not leave the run `running` forever. */
@@ -123,6 +135,11 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
   try {
     return await runs.finish(start.id, start.startedAt, outcome);
   } catch (err) {
+    // Finished meanwhile by someone else (marked interrupted): that outcome stands.
+    if (isErrorNamed(err, "RunNotRunningError")) {
+      const stored = await runs.get(start.id);
+      if (stored) return stored;
+    }
     if (isDatabaseUnavailable(err)) {
       // The outcome is kept and written once the database is back; the caller hears 503 now.
       finishLater(runs, start, outcome);
@@ -137,18 +154,30 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
 /** How long a live process keeps trying to store the outcome of a run while the database is away. */
 export const FINISH_RETRY_MS = 30 * 60_000;
 
-/** Retries with backoff (0.5 s doubling to 10 s) so no run is left `running` by a live process. */
+/**
+ * Retries with backoff (0.5 s doubling to 10 s) so no run is left `running` by a live process.
+ * An outcome the database refuses for another reason than being away is replaced, once, by an
+ * error saying so (as finishOrRecordFailure does), and that is stored instead.
+ */
 function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome): void {
   const until = Date.now() + FINISH_RETRY_MS;
   let delay = 500;
+  let pending = outcome;
   const attempt = () => {
-    runs.finish(start.id, start.startedAt, outcome).catch((err: unknown) => {
-      if (isDatabaseUnavailable(err) && Date.now() < until) {
-        delay = Math.min(delay * 2, 10_000);
-        setTimeout(attempt, delay).unref?.();
-      } else {
-        console.error(`[tool-studio] gave up storing the outcome of run ${start.id}; it is marked interrupted at the next start`, err);
+    runs.finish(start.id, start.startedAt, pending).catch((err: unknown) => {
+      // Already finished (the earlier attempt did commit) or never written: nothing left to do.
+      if (isErrorNamed(err, "RunNotRunningError")) return;
+      if (Date.now() >= until) {
+        console.error(`[tool-studio] gave up storing the outcome of run ${start.id} after ${FINISH_RETRY_MS / 60_000} min; it is marked interrupted at the next start`, err);
+        return;
       }
+      if (!isDatabaseUnavailable(err) && pending === outcome) {
+        console.error(`[tool-studio] could not store the outcome of run ${start.id}; storing an error instead`, err);
+        const e = new ToolError("provider", "The tool's result could not be stored.", { detail: (err as Error).message });
+        pending = { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) };
+      }
+      delay = Math.min(delay * 2, 10_000);
+      setTimeout(attempt, delay).unref?.();
     });
   };
   setTimeout(attempt, delay).unref?.();

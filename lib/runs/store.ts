@@ -125,8 +125,18 @@ export class RunStore {
     await this.prisma.run.create({ data: { ...this.startData(r), status: "running" } });
   }
 
+  /**
+   * Stores the outcome of a run that is still `running`. A run already finished (a retry of a
+   * write that did commit, or another process marking it interrupted) is left as it is: this
+   * throws RunNotRunningError and writes nothing, so no run gets two outcomes or two audit entries.
+   */
   async finish(id: string, startedAt: Date, o: RunOutcome): Promise<Run> {
-    return this.final((db) => db.run.update({ where: { id }, data: this.outcomeData(o, startedAt) }));
+    try {
+      return await this.final((db) => db.run.update({ where: { id, status: "running" }, data: this.outcomeData(o, startedAt) }));
+    } catch (err) {
+      if (isRecordNotFound(err)) throw new RunNotRunningError(id);
+      throw err;
+    }
   }
 
   /** A run that never started (e.g. invalid arguments): one write with its final state. */
@@ -208,6 +218,23 @@ export class RunStore {
     );
     return marked.filter(Boolean).length;
   }
+}
+
+/** finish() found no `running` run with that id: it was finished already, or never written. */
+export class RunNotRunningError extends Error {
+  override name = "RunNotRunningError";
+  constructor(readonly runId: string) {
+    super(`Run ${runId} is not running.`);
+  }
+}
+
+/** Prisma's "no record matched the where" (P2025), through any wrapping. */
+function isRecordNotFound(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 6; depth++) {
+    if ((e as { code?: unknown }).code === "P2025") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 export function toRun(row: RunRow): Run {
