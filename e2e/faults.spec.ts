@@ -29,7 +29,8 @@ test.afterAll(async () => {
   pg?.destroy();
 });
 
-const timeouts = { STUDIO_DB_CONNECT_TIMEOUT_MS: String(CONNECT_MS), STUDIO_DB_QUERY_TIMEOUT_MS: String(QUERY_MS) };
+const LEASE_MS = 3000;
+const timeouts = { STUDIO_DB_CONNECT_TIMEOUT_MS: String(CONNECT_MS), STUDIO_DB_QUERY_TIMEOUT_MS: String(QUERY_MS), STUDIO_RUN_LEASE_MS: String(LEASE_MS) };
 
 /** Polls until no run is `running` (a live studio stores a pending outcome within its retry backoff). */
 async function settled(url: string, withinMs: number): Promise<number> {
@@ -122,7 +123,7 @@ test("pages say the database is unreachable, and come back by themselves when it
   studio = undefined;
 });
 
-test("the studio killed under load: every acknowledged run is stored, and its runs in flight end interrupted", async () => {
+test("the studio killed under load: every acknowledged run is stored, and its runs in flight end interrupted once their lease ends", async () => {
   test.setTimeout(180_000);
   await query(pg.url, "TRUNCATE runs CASCADE");
   const first = await startStudioProcess({ databaseUrl: pg.url, env: timeouts });
@@ -137,9 +138,11 @@ test("the studio killed under load: every acknowledged run is stored, and its ru
   expect(calls.filter((c) => c.status === 200).length).toBeGreaterThan(CLIENTS);
   expect(calls.filter((c) => c.status !== 200 && c.status !== "reset"), "only runs and dropped connections").toEqual([]);
 
-  // The next studio on the same database marks what the dead one left running.
+  // Another studio on the same database marks what the dead one left running, once the leases end.
   studio = await startStudioProcess({ databaseUrl: pg.url, env: timeouts, adminToken: first.adminToken });
-  expect(await settled(pg.url, 10_000), "runs still running after the restart").toBe(0);
+  expect(await settled(pg.url, 4 * LEASE_MS), "runs still running after their lease").toBe(0);
+  const early = await query<{ id: string }>(pg.url, "SELECT id::text FROM runs WHERE status = 'interrupted' AND finished_at < lease_until");
+  expect(early, "runs interrupted before their lease ended").toEqual([]);
   const account = await accountRuns(pg.url, calls);
   console.log(`kill: ${account.acknowledged} acknowledged, ${account.stored} stored ${JSON.stringify(account.byStatus)}`);
   expect(account.lost).toEqual([]);

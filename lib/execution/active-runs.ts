@@ -20,4 +20,18 @@ export function cancelRun(id: string, reason = "Cancelled by the caller."): bool
   return true;
 }
 
-export const activeRunIds = (): string[] => [...active.keys()];
+
+/**
+ * Runs this process no longer executes but still has to store (an outcome waiting for the
+ * database): their leases are renewed too, so nobody marks them interrupted meanwhile.
+ */
+const g2 = globalThis as typeof globalThis & { __toolStudioStoringRuns?: Set<string> };
+const storing = (g2.__toolStudioStoringRuns ??= new Set<string>());
+
+export function holdRun(id: string): () => void {
+  storing.add(id);
+  return () => storing.delete(id);
+}
+
+/** Every run this process answers for: in flight, or with an outcome still to store. */
+export const heldRunIds = (): string[] => [...new Set([...active.keys(), ...storing])];

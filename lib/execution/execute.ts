@@ -8,7 +8,7 @@ import { specHash } from "../tools/hash";
 import type { ContentBlock, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { describeFieldErrors, SchemaCompileError, validate } from "../schema/validate";
-import { trackRun } from "./active-runs";
+import { holdRun, trackRun } from "./active-runs";
 import { isDatabaseUnavailable } from "../db/faults";
 import type { DomainService } from "../domains/service";
 import type { FieldError } from "../tools/errors";
@@ -163,12 +163,14 @@ function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome): void
   const until = Date.now() + FINISH_RETRY_MS;
   let delay = 500;
   let pending = outcome;
+  const release = holdRun(start.id);
   const attempt = () => {
-    runs.finish(start.id, start.startedAt, pending).catch((err: unknown) => {
+    runs.finish(start.id, start.startedAt, pending).then(release, (err: unknown) => {
       // Already finished (the earlier attempt did commit) or never written: nothing left to do.
-      if (isErrorNamed(err, "RunNotRunningError")) return;
+      if (isErrorNamed(err, "RunNotRunningError")) return release();
       if (Date.now() >= until) {
-        console.error(`[tool-studio] gave up storing the outcome of run ${start.id} after ${FINISH_RETRY_MS / 60_000} min; it is marked interrupted at the next start`, err);
+        release();
+        console.error(`[tool-studio] gave up storing the outcome of run ${start.id} after ${FINISH_RETRY_MS / 60_000} min; once its lease ends it is marked interrupted`, err);
         return;
       }
       if (!isDatabaseUnavailable(err) && pending === outcome) {

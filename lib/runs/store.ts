@@ -75,7 +75,7 @@ export type RunFinalHook = (write: (tx: Prisma.TransactionClient) => Promise<Run
 export class RunStore {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly opts: { onFinal?: RunFinalHook } = {},
+    private readonly opts: { onFinal?: RunFinalHook; lease?: { owner: string; ms: number } } = {},
   ) {}
 
   /** A final write and its hook commit together or not at all. */
@@ -120,9 +120,31 @@ export class RunStore {
     };
   }
 
-  /** Records a run as started (status running) before the tool is called. */
+  /** Records a run as started (status running, leased to this process) before the tool is called. */
   async start(r: RunStart): Promise<void> {
-    await this.prisma.run.create({ data: { ...this.startData(r), status: "running" } });
+    const lease = this.opts.lease;
+    await this.prisma.run.create({
+      data: { ...this.startData(r), status: "running", ...(lease ? { owner: lease.owner, leaseUntil: new Date(Date.now() + lease.ms) } : {}) },
+    });
+  }
+
+  /** Extends the leases of these runs (the ones this process is running or still storing). */
+  async renewLeases(ids: readonly string[]): Promise<number> {
+    const lease = this.opts.lease;
+    if (!lease || !ids.length) return 0;
+    const r = await this.prisma.run.updateMany({ where: { id: { in: [...ids] }, status: "running" }, data: { leaseUntil: new Date(Date.now() + lease.ms) } });
+    return r.count;
+  }
+
+  /**
+   * Marks `running` runs whose lease has ended (their process died or lost the database for
+   * longer than the lease) as interrupted, each with its audit entry. Any instance may call it;
+   * a run renewed or finished meanwhile is left alone. Returns how many were marked.
+   */
+  async expireLeases(now = new Date()): Promise<number> {
+    const expired = { status: "running" as const, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] };
+    const stale = await this.prisma.run.findMany({ where: expired, select: { id: true }, take: 1000 });
+    return this.interrupt(stale.map((r) => r.id), expired);
   }
 
   /**
@@ -206,12 +228,19 @@ export class RunStore {
    */
   async markInterrupted(exceptIds: string[] = []): Promise<number> {
     const stale = await this.prisma.run.findMany({ where: { status: "running", id: { notIn: exceptIds } }, select: { id: true }, take: 10_000 });
+    return this.interrupt(
+      stale.map((r) => r.id),
+      { status: "running" },
+    );
+  }
+
+  private async interrupt(ids: string[], still: Prisma.RunWhereInput): Promise<number> {
     const finishedAt = new Date();
     const data = { status: "interrupted" as const, errorKind: "other" as const, errorMessage: "The studio stopped before this run finished.", finishedAt };
     const marked = await Promise.all(
-      // Only a run still `running` is changed: another process may have finished it meanwhile.
-      stale.map(({ id }) =>
-        this.final((db) => db.run.update({ where: { id, status: "running" }, data }))
+      // Only a run still in that state is changed: its process may have finished or renewed it meanwhile.
+      ids.map((id) =>
+        this.final((db) => db.run.update({ where: { ...still, id }, data }))
           .then(() => true)
           .catch(() => false),
       ),

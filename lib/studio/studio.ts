@@ -7,7 +7,8 @@ import { getConfigStore } from "../config/store";
 import { getDb } from "../db/client";
 import { DomainService } from "../domains/service";
 import { executeTool, type ExecuteRequest, type RunObserver } from "../execution/execute";
-import { activeRunIds } from "../execution/active-runs";
+import { heldRunIds } from "../execution/active-runs";
+import { instanceId, keepLeases, leaseMs } from "../runs/leases";
 import { ShapeStore } from "../inference/store";
 import { OutboxStore } from "../outbox/store";
 import { McpManager } from "../mcp/source";
@@ -56,9 +57,14 @@ async function boot(): Promise<Studio> {
   const db = await getDb();
   const audit = new AuditLog(db.prisma);
   // Each run's audit entry commits in the run's own transaction.
-  const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
-  // Runs left `running` by an earlier process will never finish: say so.
-  await runs.markInterrupted(activeRunIds());
+  const lease = { owner: instanceId(), ms: leaseMs() };
+  const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease });
+  // Runs left `running` by a process that died will never finish. PGlite belongs to this one
+  // process, so whatever is running from before is over; on PostgreSQL other instances may be
+  // running theirs, so only runs whose lease has ended are marked, now and by the sweeps.
+  if (db.kind === "pglite") await runs.markInterrupted(heldRunIds());
+  else await runs.expireLeases();
+  keepLeases(runs, { ms: lease.ms, held: heldRunIds });
   const outbox = new OutboxStore(db.prisma);
   const presets = new PresetStore(db.prisma);
   const configStore = getConfigStore();
