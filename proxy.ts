@@ -3,6 +3,7 @@ import { findRoute } from "./lib/auth/routes";
 import { checkRequest, guardConfigFromEnv } from "./lib/http/guard";
 import { contentSecurityPolicy, newNonce } from "./lib/http/csp";
 import { urlProblem } from "./lib/http/input";
+import { databaseReachable } from "./lib/db/health";
 
 const guard = guardConfigFromEnv();
 const dev = process.env.NODE_ENV === "development";
@@ -15,7 +16,7 @@ const dev = process.env.NODE_ENV === "development";
  * decided next to the handler (lib/studio/guarded.ts for routes, app/_auth for pages), where
  * the database client lives.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const api = pathname.startsWith("/api/");
   const refused = checkRequest(
@@ -44,12 +45,28 @@ export function proxy(request: NextRequest) {
   // Pages: Next puts the nonce on its own scripts when it finds it in the request's CSP.
   const nonce = newNonce();
   const csp = contentSecurityPolicy(nonce, { dev });
+  // A page needs the database: without it, say so with 503 rather than fail half-way through.
+  if (!(await databaseReachable())) return databaseUnreachable(csp);
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
   headers.set("content-security-policy", csp);
   const res = NextResponse.next({ request: { headers } });
   res.headers.set("content-security-policy", csp);
   return res;
+}
+
+function databaseUnreachable(csp: string) {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="5"><title>Database unreachable · Tool Studio</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;background:#fafafa;color:#18181b}
+main{max-width:32rem;padding:2rem;text-align:center}h1{font-size:1.125rem;margin:0 0 .5rem}p{color:#52525b;margin:0}
+@media (prefers-color-scheme:dark){body{background:#09090b;color:#fafafa}p{color:#a1a1aa}}</style></head>
+<body><main role="alert" data-testid="database-unreachable"><h1>The database is unreachable</h1>
+<p>The studio cannot reach its database right now. Nothing already stored is lost; this page reloads by itself every few seconds until the database is back.</p></main></body></html>`;
+  return new NextResponse(html, {
+    status: 503,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "retry-after": "5", "content-security-policy": csp },
+  });
 }
 
 function refuse(status: number, kind: string, message: string, api: boolean) {

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { ROUTES } from "../lib/auth/routes";
 import { accountRuns, percentile, startLoad, statusCounts, type Call } from "../tests/helpers/load";
 import { privatePgUnavailable, startPrivatePg, type PrivatePg } from "../tests/helpers/private-pg";
 import { query, startStudioProcess, type StudioProcess } from "../tests/helpers/studio-process";
@@ -46,6 +48,31 @@ async function settled(url: string, withinMs: number): Promise<number> {
 async function unaudited(url: string): Promise<number> {
   const [{ n }] = await query<{ n: string }>(url, "SELECT count(*)::text AS n FROM runs r WHERE r.status <> 'running' AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.action = 'run' AND a.detail->>'runId' = r.id::text)");
   return Number(n);
+}
+
+/**
+ * Every GET route and page, all at once: each must end within the timeouts with 503
+ * `unavailable` and Retry-After, or with an answer that needs no database (never another 5xx).
+ */
+async function everyRoute(url: string, token: string, label: string): Promise<void> {
+  const sample: Record<string, string> = { "[name]": "add", "[id]": randomUUID(), "[preset]": "p", "[...all]": "get-session" };
+  const paths = ROUTES.filter((r) => r.methods.GET && r.pattern !== "/setup").map((r) => r.pattern.split("/").map((seg) => sample[seg] ?? seg).join("/") || "/");
+  const answers = await Promise.all(
+    paths.map(async (p) => {
+      const t0 = Date.now();
+      const ctrl = new AbortController();
+      const res = await fetch(url + p, { headers: { authorization: `Bearer ${token}` }, redirect: "manual", signal: ctrl.signal });
+      // Streams (SSE) would not end: the status and headers are the answer.
+      const text = res.headers.get("content-type")?.includes("event-stream") ? "" : await res.text();
+      ctrl.abort();
+      return { p, status: res.status, retryAfter: res.headers.get("retry-after"), ms: Date.now() - t0, text };
+    }),
+  );
+  const bound = CONNECT_MS + QUERY_MS + 1500;
+  const wrong = answers.filter((a) => (a.status >= 500 && (a.status !== 503 || a.retryAfter !== "5")) || a.ms > bound);
+  console.log(`every route, ${label}: ${answers.map((a) => `${a.p} ${a.status} ${a.ms}ms`).join(", ")}`);
+  expect(wrong.map((a) => `${a.p} → ${a.status} in ${a.ms} ms: ${a.text.slice(0, 120)}`), label).toEqual([]);
+  expect(answers.filter((a) => a.status === 503).length, `${label}: the outage was seen`).toBeGreaterThan(0);
 }
 
 function describeCalls(calls: Call[]): string {
@@ -105,6 +132,7 @@ test("pages say the database is unreachable, and come back by themselves when it
   await expect(page.getByRole("heading", { name: "Run history", exact: true })).toBeVisible();
   pg.stop();
   try {
+    await everyRoute(studio.url, studio.adminToken, "database stopped");
     const health = await fetch(`${studio.url}/api/health`);
     expect(health.status).toBe(503);
     expect(health.headers.get("retry-after")).toBe("5");
@@ -119,6 +147,12 @@ test("pages say the database is unreachable, and come back by themselves when it
   // No reload by the user: the page polls and renders again once the database answers.
   await expect(page.getByRole("heading", { name: "Run history", exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId("database-unreachable")).toHaveCount(0);
+  pg.freeze(true);
+  try {
+    await everyRoute(studio.url, studio.adminToken, "database frozen");
+  } finally {
+    pg.freeze(false);
+  }
   await studio.stop();
   studio = undefined;
 });

@@ -5,6 +5,7 @@ import { Registry } from "@/lib/registry/registry";
 import { defineTool } from "@/lib/tools/define";
 import { structured } from "@/lib/tools/output";
 import { isDatabaseUnavailable } from "@/lib/db/faults";
+import { databaseReachable } from "@/lib/db/health";
 import { toErrorResponse } from "@/lib/http/http";
 import { RunNotRunningError, RunStore } from "@/lib/runs/store";
 import { AuditLog } from "@/lib/audit/log";
@@ -61,6 +62,24 @@ suite("database faults", () => {
     await unavailable(() => runs.list());
     pg.start();
     expect(await answersAgain()).toBe(true);
+  }, 60_000);
+
+  it("the door's reachability check: false while the database is stopped, true again once it is back", async () => {
+    expect(await databaseReachable(pg.url)).toBe(true);
+    expect(await databaseReachable(undefined), "PGlite is always reachable").toBe(true);
+    pg.stop();
+    try {
+      await new Promise((r) => setTimeout(r, 1_100)); // past the cached answer
+      expect(await databaseReachable(pg.url)).toBe(false);
+    } finally {
+      pg.start();
+    }
+    let ok = false;
+    for (let i = 0; i < 20 && !ok; i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      ok = await databaseReachable(pg.url);
+    }
+    expect(ok).toBe(true);
   }, 60_000);
 
   it("frozen (SIGSTOP): calls end within the query timeout as unavailable; thawed, it answers again", async () => {

@@ -35,7 +35,10 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
     // The adapter owns its pool (built from the config) and ends it on $disconnect.
     // Bounded waits: an unreachable or frozen database fails requests (503) instead of hanging them.
     const t = opts.timeouts ?? dbTimeouts();
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs }) });
+    // query_timeout bounds the wait here; statement_timeout makes the server stop the work too.
+    const prisma = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs, statement_timeout: t.queryMs }),
+    });
     return {
       prisma,
       kind: "pg",

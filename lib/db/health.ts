@@ -1,0 +1,45 @@
+import pg from "pg";
+import { dbTimeouts } from "./faults";
+
+/**
+ * Is the PostgreSQL server reachable? Asked by the door (proxy.ts) before a page renders, so a
+ * page answers 503 with a page that says so, as the API does, instead of failing half-way.
+ * Plain pg on one connection of its own (the proxy holds no Prisma client), bounded by the same
+ * timeouts as every query; an answer is reused for a second, so a busy studio asks at most once
+ * a second. Always true for the embedded database (PGlite lives in this process).
+ */
+const CACHE_MS = 1000;
+
+interface Health {
+  pool?: pg.Pool;
+  url?: string;
+  at: number;
+  ok: boolean;
+  pending?: Promise<boolean>;
+}
+// One per process whichever copy of lib/ asks (Next loads it for the proxy and for the app).
+const g = globalThis as typeof globalThis & { __toolStudioDbHealth?: Health };
+const h = (g.__toolStudioDbHealth ??= { at: 0, ok: true });
+
+export async function databaseReachable(url = process.env.DATABASE_URL): Promise<boolean> {
+  if (!url) return true;
+  if (Date.now() - h.at < CACHE_MS && h.url === url) return h.ok;
+  return (h.pending ??= check(url).finally(() => (h.pending = undefined)));
+}
+
+async function check(url: string): Promise<boolean> {
+  if (!h.pool || h.url !== url) {
+    await h.pool?.end().catch(() => {});
+    const t = dbTimeouts();
+    h.pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs, idleTimeoutMillis: 30_000 });
+    h.pool.on("error", () => {}); // an idle connection dropped by the server: the next check reconnects
+    h.url = url;
+  }
+  const ok = await h.pool.query("SELECT 1").then(
+    () => true,
+    () => false,
+  );
+  h.at = Date.now();
+  h.ok = ok;
+  return ok;
+}
