@@ -39,12 +39,12 @@ function problemOf(c: Case, a: Answer): string | null {
 test.describe.configure({ mode: "serial" });
 
 test("a corpus of bad input gets 4xx answers in the one shape, never a 5xx or a reset, and the studio stays whole (PGlite)", async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(480_000);
   await corpus(new URL(`http://127.0.0.1:${process.env.E2E_PORT ?? 3123}`), "PGlite");
 });
 
 test("the same corpus on PostgreSQL", async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const db = await createDatabase();
   const studio = await startStudioProcess({ databaseUrl: db.url, adminToken: process.env.E2E_ADMIN_TOKEN, env: { STUDIO_SIGNIN_RATE_LIMIT: "200/60" } });
   try {

@@ -61,10 +61,10 @@ describe("routes", () => {
     expect(findRoute("/api/tools/add/presets/p1")?.pattern).toBe("/api/tools/[name]/presets/[preset]");
     expect(findRoute("/nothing/here")).toBeNull();
   });
-  it("every route declares at least one method, and only sign-in and the setup link are public", () => {
+  it("every route declares at least one method, and only sign-in, the setup link and the health check are public", () => {
     for (const r of ROUTES) expect(Object.keys(r.methods).length).toBeGreaterThan(0);
     const open = ROUTES.filter((r) => Object.values(r.methods).includes("public")).map((r) => r.pattern);
-    expect(open.sort()).toEqual(["/api/auth/[...all]", "/setup", "/sign-in"]);
+    expect(open.sort()).toEqual(["/api/auth/[...all]", "/api/health", "/setup", "/sign-in"]);
   });
 });
 
