@@ -41,6 +41,7 @@ function fieldLabel(path: string): string {
   const seg = path.slice(path.lastIndexOf("/") + 1);
   if (seg === "*") return "[ ]";
   if (seg === "~2") return "*";
+  if (seg === "~3") return "{any other key}";
   return seg.replace(/~1/g, "/").replace(/~0/g, "~") || '""';
 }
 
@@ -75,7 +76,9 @@ export function FieldTable({ fields }: { fields: FieldSummary[] }) {
                   <span style={{ paddingLeft: `${Math.min(f.depth, 12) * 14}px` }}>{fieldLabel(f.path)}</span>
                   {f.required && f.depth > 0 && !f.path.endsWith("/*") && <span className="ml-1 text-destructive" title="present every time">*</span>}
                 </td>
-                <td className="px-3 py-1.5 text-right tabular-nums" title={`seen ${f.count} time${f.count === 1 ? "" : "s"}`}>{pct(f.presence)}</td>
+                <td className="px-3 py-1.5 text-right tabular-nums" title={`seen ${f.count} time${f.count === 1 ? "" : "s"}`}>
+                  {f.perObject !== null ? `${f.perObject < 10 ? f.perObject.toFixed(1) : Math.round(f.perObject)} / object` : pct(f.presence)}
+                </td>
                 <td className="px-3 py-1.5">
                   <div className="flex flex-wrap gap-1">
                     {f.types.map((t) => (
@@ -85,6 +88,12 @@ export function FieldTable({ fields }: { fields: FieldSummary[] }) {
                       </Badge>
                     ))}
                     {f.enum && <Badge tone="success" title={f.enum.map((v) => JSON.stringify(v)).join(", ")}>enum {f.enum.length}</Badge>}
+                    {f.map && (
+                      <Badge tone={f.map.reason === "map" ? "success" : "warning"} title={`${f.map.keys} key occurrence${f.map.keys === 1 ? "" : "s"} folded into one schema${f.map.keyPattern ? `; every key is a ${f.map.keyPattern}` : ""}`}>
+                        {f.map.reason === "map" ? "map" : "key limit"}
+                        {f.map.keyPattern && <span className="opacity-70">{f.map.keyPattern} keys</span>}
+                      </Badge>
+                    )}
                   </div>
                 </td>
                 <td className="px-3 py-1.5">{f.format ? <Badge tone="success">{f.format}</Badge> : null}</td>
@@ -144,9 +153,30 @@ function ViolationList({ violations }: { violations: OutputViolation[] }) {
   );
 }
 
+const TRUNCATION_LABEL = { keys: "key limit", paths: "path limit", depth: "depth limit" } as const;
+
+function Truncations({ part }: { part: InferredPart }) {
+  if (!part.truncated?.length) return null;
+  return (
+    <div className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-[13px]" data-testid="inferred-truncated" role="status">
+      <p className="font-medium">A limit was hit: part of this shape is summarised or left open.</p>
+      <ul className="mt-1 space-y-0.5">
+        {part.truncated.map((t) => (
+          <li key={`${t.reason} ${t.path}`} className="flex flex-wrap items-baseline gap-2">
+            <Badge tone="warning">{TRUNCATION_LABEL[t.reason]}</Badge>
+            <code className="font-mono text-[12px]">{t.path || "(value)"}</code>
+            <span className="text-muted-foreground">{t.message}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function Observed({ part, fileName }: { part: InferredPart; fileName: string }) {
   return (
     <>
+      <Truncations part={part} />
       <div className="flex items-center gap-2">
         <span className="text-[13px] font-medium">Inferred JSON Schema</span>
         <span className="ml-auto" />

@@ -7,7 +7,7 @@ import { isFieldErrors } from "../tools/errors";
 import type { JsonSchema } from "../tools/spec";
 import { compareWithDeclared, type Difference } from "./compare";
 import type { ShapeKind } from "./samples";
-import { deriveSchema, describeFields, type FieldSummary } from "./schema";
+import { deriveSchema, describeFields, describeTruncations, type FieldSummary, type TruncationSummary } from "./schema";
 import { parseStats } from "./stats";
 
 export interface InferredPart {
@@ -15,6 +15,8 @@ export interface InferredPart {
   samples: number;
   fields: FieldSummary[];
   updatedAt: string;
+  /** Where a limit was hit (keys folded, paths not tracked, too deep); empty when none was. */
+  truncated: TruncationSummary[];
   /** Arguments only, when the caller passed the tool's inputSchema: observed vs declared. */
   differences?: Difference[];
 }
@@ -53,6 +55,7 @@ export function shapesOf(rows: StatsRow[], declared: { outputSchema?: JsonSchema
       schema: deriveSchema(stats),
       samples: stats.samples,
       fields: describeFields(stats),
+      truncated: describeTruncations(stats),
       updatedAt: row.updatedAt.toISOString(),
       ...(against ? { differences: compareWithDeclared(against, stats) } : {}),
     };

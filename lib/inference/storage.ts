@@ -95,13 +95,18 @@ export class ShapeStatsStorage {
     );
   }
 
-  /** Whether the tool has an executed run (started before `before`, when given). */
-  async hasRuns(tool: string, before?: Date): Promise<boolean> {
+  /** Whether the tool has an executed run. */
+  async hasRuns(tool: string): Promise<boolean> {
     const run = await this.prisma.run.findFirst({
-      where: { toolName: tool, status: { in: EXECUTED }, ...(before ? { startedAt: { lt: before } } : {}) },
+      where: { toolName: tool, status: { in: EXECUTED } },
       select: { id: true },
     });
     return run !== null;
+  }
+
+  /** How many executed runs the tool has. */
+  countRuns(tool: string): Promise<number> {
+    return this.prisma.run.count({ where: { toolName: tool, status: { in: EXECUTED } } });
   }
 
   /** The stored rows of one tool (every kind it has). */
