@@ -49,12 +49,40 @@ async function inferred(name: string): Promise<{ status: number; body: InferredS
 
 const base = { origin: "api" as const, actor: "tester" };
 
+describe("the page shows maps, limits and the shape history", () => {
+  it("renders a map, a truncation and revisions", async () => {
+    const { shapesOf } = await import("@/lib/inference/queries");
+    const { statsOf } = await import("@/lib/inference/stats");
+    const name = (i: number) => "f" + i.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)]);
+    const wide = Object.fromEntries(Array.from({ length: 520 }, (_, i) => [name(i), i]));
+    const samples = Array.from({ length: 6 }, (_, i) => ({ byId: { [`r${i}a`]: i, [`r${i}b`]: i, ...Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`id${i}_${j}`, j])) }, wide }));
+    const stats = statsOf(samples);
+    const shapes: InferredShapes = {
+      ...shapesOf([{ kind: "output", samples: stats.samples, stats, updatedAt: new Date() }], {}),
+      revisions: [
+        { toolName: "t", kind: "output", revision: 2, runId: "0b7e3f4c-1d2a-4b5c-8d9e-0f1a2b3c4d5e", samples: 6, createdAt: new Date().toISOString(), changes: [{ path: "/n", change: "type", from: ["integer"], to: ["string"] }] },
+        { toolName: "t", kind: "output", revision: 1, runId: null, samples: 1, createdAt: new Date().toISOString(), changes: [] },
+      ],
+    };
+    expect(shapes.output?.truncated).toEqual([expect.objectContaining({ path: "/wide", reason: "keys" })]);
+    const html = renderToStaticMarkup(createElement((await import("@/components/inference/InferredShape")).InferredShape, { toolName: "t", shapes }));
+    expect(html).toContain("{any other key}");
+    expect(html).toContain(">map<");
+    expect(html).toContain("/ object");
+    expect(html).toContain("A limit was hit");
+    expect(html).toContain("key limit");
+    expect(html).toContain("revision 2");
+    expect(html).toContain("/n type integer → string");
+    expect(html).toContain("rebuilt from history");
+  });
+});
+
 describe("GET /api/tools/{name}/inferred-schema", () => {
   it("404 for an unknown tool; nulls before the first run", async () => {
     expect((await inferred("no_such_tool")).status).toBe(404);
     const { status, body } = await inferred("describe_tool");
     expect(status).toBe(200);
-    expect(body).toEqual({ output: null, arguments: null });
+    expect(body).toEqual({ output: null, arguments: null, revisions: [] });
   });
 
   it("infers a tool without outputSchema from runs made through the studio", async () => {
@@ -76,6 +104,12 @@ describe("GET /api/tools/{name}/inferred-schema", () => {
     expect(body.output?.fields.find((f) => f.path === "/name")).toMatchObject({ presence: 1, required: true, types: [{ type: "string", count: 32 }] });
     // the arguments are compared with the inputSchema
     expect(body.arguments?.differences).toEqual([]);
+    expect(body.output?.truncated).toEqual([]);
+    // the first shape is revision 1 (later ones if a batch changed it), each audited
+    const revs = body.revisions ?? [];
+    expect(revs.map((r) => r.revision)).toEqual(Array.from({ length: revs.length }, (_, i) => revs.length - i));
+    const audited = await studio.audit.list({ action: "shape.change", target: "describe_tool" });
+    expect(audited.entries.map((e) => (e.detail as { revision: number }).revision).sort()).toEqual(revs.map((r) => r.revision).sort());
 
     const html = renderToStaticMarkup(createElement((await import("@/components/inference/InferredShape")).InferredShape, { toolName: "describe_tool", shapes: body }));
     expect(html).toContain("Observed in 32 runs");

@@ -277,7 +277,7 @@ describe("ShapeStore with real runs", () => {
   });
 
   it("unknown tools and tools never run have no shape", async () => {
-    expect(await shapes.get("nope")).toEqual({ output: null, arguments: null });
+    expect(await shapes.get("nope")).toEqual({ output: null, arguments: null, revisions: [] });
     const chart = (await registry.get("chart_png"))!.spec;
     const got = await shapes.get("chart_png", { outputSchema: chart.outputSchema });
     expect(got).toMatchObject({ output: null, arguments: null, differences: [], violations: [] });

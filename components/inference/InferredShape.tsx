@@ -6,6 +6,7 @@ import { JsonView } from "@/components/runs/JsonView";
 import { Badge, type Tone } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { SchemaActions } from "./SchemaActions";
+import { ShapeRevisions } from "./ShapeRevisions";
 
 // Everything shown here came from tool outputs and arguments: it is rendered as React text only.
 
@@ -235,6 +236,14 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
             )}
           </Section>
         )}
+        <Section
+          title="Output shape history"
+          badge={<Badge tone={(shapes.revisions?.length ?? 0) > 1 ? "warning" : "neutral"}>{shapes.revisions?.length ?? 0} revision{shapes.revisions?.length === 1 ? "" : "s"}</Badge>}
+          open={(shapes.revisions?.length ?? 0) > 1}
+          testId="inferred-revisions"
+        >
+          <ShapeRevisions revisions={shapes.revisions ?? []} />
+        </Section>
         <Section title="Arguments" badge={observedBadge(args)} testId="inferred-arguments">
           {args ? (
             <>

@@ -7,6 +7,7 @@ import { isFieldErrors } from "../tools/errors";
 import type { JsonSchema } from "../tools/spec";
 import { compareWithDeclared, type Difference } from "./compare";
 import type { ShapeKind } from "./samples";
+import type { ShapeRevisionInfo } from "./storage";
 import { deriveSchema, describeFields, describeTruncations, type FieldSummary, type TruncationSummary } from "./schema";
 import { parseStats } from "./stats";
 
@@ -36,6 +37,8 @@ export interface InferredShapes {
   differences?: Difference[];
   /** Recent runs whose structured content did not match the outputSchema, newest first. */
   violations?: OutputViolation[];
+  /** How the observed output shape changed, newest first (see lib/inference/revisions.ts). */
+  revisions?: ShapeRevisionInfo[];
 }
 
 /** A stored row of `shape_stats`, as far as reading shapes needs it. */

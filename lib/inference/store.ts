@@ -23,10 +23,11 @@ import { recentViolations, shapesOf, type InferredShapes, type OutputViolation }
 import { SampleQueue } from "./queue";
 import type { Queued, ShapeKind } from "./samples";
 import type { ShapeStatsData } from "./stats";
-import { ShapeStatsStorage } from "./storage";
+import { ShapeStatsStorage, type ShapeRevisionInfo } from "./storage";
 
 export { SHAPE_KINDS, outputSample, samplesOf, type ShapeKind } from "./samples";
 export type { InferredPart, InferredShapes, OutputViolation } from "./queries";
+export type { ShapeRevisionInfo } from "./storage";
 
 export interface ShapeStoreOptions {
   /** Delay between the first queued sample of a tool and its flush (batches bursts). */
@@ -38,10 +39,13 @@ export interface ShapeStoreOptions {
   /** How many recent violating runs `get` lists. */
   violations?: number;
   log?: (message: string, err?: unknown) => void;
+  /** Told of each new revision of a tool's output shape, after it committed (the studio audits it). */
+  onRevision?: (revision: ShapeRevisionInfo) => Promise<unknown> | void;
 }
 
 export class ShapeStore {
-  private readonly opts: Required<ShapeStoreOptions>;
+  private readonly opts: Required<Omit<ShapeStoreOptions, "onRevision">>;
+  private readonly onRevision: ShapeStoreOptions["onRevision"];
   private readonly storage: ShapeStatsStorage;
   private readonly queue: SampleQueue;
 
@@ -56,8 +60,31 @@ export class ShapeStore {
       violations: opts.violations ?? 20,
       log: opts.log ?? ((m, e) => console.error(`[tool-studio] ${m}`, e ?? "")),
     };
+    this.onRevision = opts.onRevision;
     this.storage = new ShapeStatsStorage(prisma);
-    this.queue = new SampleQueue({ write: (tool, batch) => this.storage.merge(tool, batch), rowCreated: (tool, batch) => this.rebuildOlder(tool, batch) }, this.opts);
+    this.queue = new SampleQueue({ write: (tool, batch) => this.write(tool, batch), rowCreated: (tool, batch) => this.rebuildOlder(tool, batch) }, this.opts);
+  }
+
+  private async write(tool: string, batch: Queued[]): Promise<boolean> {
+    const { created, revisions } = await this.storage.merge(tool, batch);
+    for (const r of revisions) {
+      try {
+        await this.onRevision?.(r);
+      } catch (err) {
+        this.opts.log(`shape revision ${r.revision} of tool "${tool}" could not be reported`, err);
+      }
+    }
+    return created;
+  }
+
+  /** The revisions of a tool's output shape, newest first, each with its schema. */
+  revisions(tool: string, limit?: number): Promise<(ShapeRevisionInfo & { schema: unknown })[]> {
+    return this.storage.revisions(tool, "output", limit);
+  }
+
+  /** Tools whose output shape changed since `since` (revisions after the first), with when. */
+  changedSince(since: Date): Promise<Map<string, Date>> {
+    return this.storage.changedSince(since);
   }
 
   /** The RunObserver to hand to executeTool: queues and returns at once. */
@@ -138,6 +165,7 @@ export class ShapeStore {
     }
     const result = shapesOf(rows, declared);
     if (declared.outputSchema) result.violations = await this.violations(tool);
+    result.revisions = (await this.storage.revisions(tool)).map(({ schema: _schema, ...r }) => r);
     return result;
   }
 
