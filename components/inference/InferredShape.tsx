@@ -6,6 +6,7 @@ import { JsonView } from "@/components/runs/JsonView";
 import { Badge, type Tone } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { SchemaActions } from "./SchemaActions";
+import { AdoptSchema } from "./AdoptSchema";
 import { ShapeRevisions } from "./ShapeRevisions";
 
 // Everything shown here came from tool outputs and arguments: it is rendered as React text only.
@@ -174,14 +175,15 @@ function Truncations({ part }: { part: InferredPart }) {
   );
 }
 
-function Observed({ part, fileName }: { part: InferredPart; fileName: string }) {
+function Observed({ part, fileName, exportHref, adopt }: { part: InferredPart; fileName: string; exportHref: string; adopt?: React.ReactNode }) {
   return (
     <>
       <Truncations part={part} />
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         <span className="text-[13px] font-medium">Inferred JSON Schema</span>
         <span className="ml-auto" />
-        <SchemaActions schema={part.schema} fileName={fileName} />
+        {adopt}
+        <SchemaActions schema={part.schema} fileName={fileName} exportHref={exportHref} />
       </div>
       <JsonView value={part.schema} />
       <FieldTable fields={part.fields} />
@@ -194,8 +196,10 @@ function Observed({ part, fileName }: { part: InferredPart; fileName: string }) 
  * fields; with one, where the observations and the declaration differ and which runs violated it.
  * The same for the arguments, collapsed.
  */
-export function InferredShape({ toolName, shapes }: { toolName: string; shapes: InferredShapes }) {
+export function InferredShape({ toolName, shapes, adopt }: { toolName: string; shapes: InferredShapes; adopt?: { allowed: boolean; reason?: string | null } }) {
   const { output, arguments: args, declared } = shapes;
+  const exportHref = (part: string) => `/api/tools/${encodeURIComponent(toolName)}/inferred-schema/download?part=${part}`;
+  const adoptButton = adopt && output?.schema.type === "object" ? <AdoptSchema toolName={toolName} allowed={adopt.allowed} reason={adopt.reason ?? undefined} /> : undefined;
   const observedBadge = (p: InferredPart | null) => <Badge tone={p ? "primary" : "neutral"}>{p ? `Observed in ${runs(p.samples)}` : "no runs yet"}</Badge>;
   return (
     <Card title="Inferred shape" bodyClassName="p-0">
@@ -215,7 +219,7 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
               <details className="rounded-md border px-3 py-2">
                 <summary className="cursor-pointer select-none text-[13px] font-medium">Observed output shape ({runs(output.samples)})</summary>
                 <div className="mt-2 space-y-3">
-                  <Observed part={output} fileName={`${toolName}.output`} />
+                  <Observed part={output} fileName={`${toolName}.output`} exportHref={exportHref("output")} adopt={adoptButton} />
                 </div>
               </details>
             )}
@@ -227,7 +231,7 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
                 <p className="text-muted-foreground">
                   This tool declares no outputSchema. Observed in {runs(output.samples)}, its structured content has this shape.
                 </p>
-                <Observed part={output} fileName={`${toolName}.output`} />
+                <Observed part={output} fileName={`${toolName}.output`} exportHref={exportHref("output")} adopt={adoptButton} />
               </>
             ) : (
               <p className="text-muted-foreground">
@@ -253,7 +257,7 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
                   <DifferenceList differences={args.differences} what="inputSchema" />
                 </div>
               )}
-              <Observed part={args} fileName={`${toolName}.arguments`} />
+              <Observed part={args} fileName={`${toolName}.arguments`} exportHref={exportHref("arguments")} />
             </>
           ) : (
             <p className="text-muted-foreground">No executed runs yet.</p>

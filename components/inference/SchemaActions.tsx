@@ -4,8 +4,11 @@ import { Check, Copy, Download } from "lucide-react";
 import { useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 
-/** Copy a schema to the clipboard, or download it as `<name>.schema.json`. */
-export function SchemaActions({ schema, fileName }: { schema: unknown; fileName: string }) {
+/**
+ * Copy a schema to the clipboard, or download it as `<name>.schema.json`; with `exportHref`
+ * (the download route), also as TypeScript types and a zod schema.
+ */
+export function SchemaActions({ schema, fileName, exportHref }: { schema: unknown; fileName: string; exportHref?: string }) {
   const [copied, setCopied] = useState<"ok" | "failed" | null>(null);
   const text = JSON.stringify(schema, null, 2) + "\n";
   const safeName = fileName.replace(/[^A-Za-z0-9._-]+/g, "_") || "inferred";
@@ -40,6 +43,16 @@ export function SchemaActions({ schema, fileName }: { schema: unknown; fileName:
       <button type="button" className={buttonClass.ghost} onClick={download} data-testid="schema-download">
         <Download className="size-3.5" /> Download
       </button>
+      {exportHref && (
+        <>
+          <a className={buttonClass.ghost} href={`${exportHref}&format=typescript`} download data-testid="schema-download-ts">
+            <Download className="size-3.5" /> TypeScript
+          </a>
+          <a className={buttonClass.ghost} href={`${exportHref}&format=zod`} download data-testid="schema-download-zod">
+            <Download className="size-3.5" /> zod
+          </a>
+        </>
+      )}
     </div>
   );
 }

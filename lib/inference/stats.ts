@@ -417,6 +417,9 @@ const OTHER_KEYS = Symbol("other");
 const childCache = new WeakMap<PathStats, Map<string | symbol, Child>>();
 
 class Adder {
+  /** Object paths that crossed a MAP_CHECKS count during the object being visited. */
+  private readonly pendingChecks = new Set<string>();
+
   constructor(private readonly stats: ShapeStatsData) {}
 
   private child(parentPath: string, parent: PathStats, key: string | symbol): Child | undefined {
@@ -441,9 +444,15 @@ class Adder {
       stats = createPath(this.stats, path);
       if (!stats) return undefined;
       if (typeof key === "string") {
-        checkKeys(this.stats, parentPath, indexOf(this.stats).named.get(parentPath) ?? 0);
-        // folded just now: resolve again (the key may now be one of the other keys)
-        if (parent.other && !this.stats.paths[path]) return this.child(parentPath, parent, key);
+        const named = indexOf(this.stats).named.get(parentPath) ?? 0;
+        // A map check waits for the end of this object (its keys not yet visited would count as
+        // missing); a cap acts at once, so one huge object cannot pass it.
+        if (MAP_CHECKS.has(named)) this.pendingChecks.add(parentPath);
+        else if (named >= MAX_KEYS) {
+          foldKeys(this.stats, parentPath, "cap");
+          // folded just now: resolve again (the key is now one of the other keys)
+          if (!this.stats.paths[path]) return this.child(parentPath, parent, key);
+        }
       }
     }
     m = childCache.get(parent) ?? new Map();
@@ -504,6 +513,8 @@ class Adder {
         const child = this.child(path, p, k);
         if (child) this.visit(child.path, child.stats, c, depth + 1);
       }
+      // (a path capped meanwhile by this very object is upgraded to a map when it is one)
+      if (this.pendingChecks.delete(path) && p.other?.reason !== "map" && mapLike(this.stats, path)) foldKeys(this.stats, path, "map");
     } else {
       // bigint and other non-JSON values: counted as what they would be closest to
       t.integer = (t.integer ?? 0) + 1;
@@ -627,7 +638,8 @@ export function mergeInto(target: ShapeStatsData, b: ShapeStatsData): ShapeStats
       if (isKeySeg(seg) && !target.paths[tp]) {
         const named = indexOf(target).named.get(tParent) ?? 0;
         if (!parent.other && named >= MAX_KEYS) foldKeys(target, tParent, "cap");
-        if (parent.other) {
+        // a key b names although b folds keys there too is one of b's fixed keys: it stays named
+        if (parent.other && !b.paths[bParent].other) {
           countKey(parent.other, unescapeKey(seg), src.present);
           tp = tParent + "/" + OTHER;
         } else if (!grown.has(tParent)) grown.set(tParent, named);
