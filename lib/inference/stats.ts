@@ -310,7 +310,7 @@ export function idLike(key: string): boolean {
  * identifiers (`idLike`), or, once 4 objects were seen there, at least 3 in 4 of its keys were
  * present in at most half of them.
  */
-export function mapLike(stats: ShapeStatsData, path: string): boolean {
+export function mapLike(stats: ShapeStatsData, path: string, only: "ids" | "any" = "any"): boolean {
   const p = stats.paths[path];
   const objects = p?.types.object ?? 0;
   if (!objects) return false;
@@ -327,12 +327,13 @@ export function mapLike(stats: ShapeStatsData, path: string): boolean {
     if (stats.paths[k].present * 2 <= objects) rare++;
   }
   if (!keys) return false;
-  return ids >= 0.9 * keys || (objects >= 4 && rare >= 0.75 * keys);
+  return ids >= 0.9 * keys || (only === "any" && objects >= 4 && rare >= 0.75 * keys);
 }
 
 function countKey(o: OtherKeys, key: string, times: number): void {
+  // a pattern one key missed can never hold again: only the ones every key matched so far are tested
+  for (const [name, re] of KEY_REGEXPS) if ((o.patterns[name] ?? 0) === o.keys && re.test(key)) o.patterns[name] = (o.patterns[name] ?? 0) + times;
   o.keys += times;
-  for (const [name, re] of KEY_REGEXPS) if (re.test(key)) o.patterns[name] = (o.patterns[name] ?? 0) + times;
 }
 
 /**
@@ -386,6 +387,7 @@ export function foldKeys(stats: ShapeStatsData, path: string, reason: OtherKeys[
     else stats.paths[to] = clonePath(src);
   }
   childCache.delete(p);
+  completeCache.delete(p);
   indexes.delete(stats);
 }
 
@@ -415,6 +417,8 @@ const OTHER_KEYS = Symbol("other");
  * sample then walks known paths without building and hashing their path strings again.
  */
 const childCache = new WeakMap<PathStats, Map<string | symbol, Child>>();
+/** Paths that fold keys whose child cache holds every named key (see Adder.child). */
+const completeCache = new WeakSet<PathStats>();
 
 class Adder {
   /** Object paths that crossed a MAP_CHECKS count during the object being visited. */
@@ -428,13 +432,19 @@ class Adder {
     let c = m.get(key);
     if (c) return c;
     if (typeof key === "string" && parent.other) {
-      const path = parentPath + "/" + escapeKey(key);
-      const named = this.stats.paths[path];
-      if (named) {
-        m.set(key, (c = { path, stats: named }));
-        return c;
+      // A path that folds keys has its named keys all in the cache, so a key it does not name is
+      // told without building its path (or looking it up: a map's keys are many and rarely seen again).
+      if (!completeCache.has(parent)) {
+        completeCache.add(parent);
+        const prefix = parentPath + "/";
+        for (const k in this.stats.paths) {
+          if (!k.startsWith(prefix) || k.indexOf("/", prefix.length) >= 0) continue;
+          const seg = k.slice(prefix.length);
+          if (isKeySeg(seg)) m.set(unescapeKey(seg), { path: k, stats: this.stats.paths[k] });
+        }
+        c = m.get(key);
+        if (c) return c;
       }
-      // not cached: a map's keys are many and rarely seen again
       countKey(parent.other, key, 1);
       return this.child(parentPath, parent, OTHER_KEYS);
     }
@@ -447,8 +457,16 @@ class Adder {
         const named = indexOf(this.stats).named.get(parentPath) ?? 0;
         // A map check waits for the end of this object (its keys not yet visited would count as
         // missing); a cap acts at once, so one huge object cannot pass it.
-        if (MAP_CHECKS.has(named)) this.pendingChecks.add(parentPath);
-        else if (named >= MAX_KEYS) {
+        if (MAP_CHECKS.has(named)) {
+          if (mapLike(this.stats, parentPath, "ids")) {
+            // keys that look like ids do not depend on presence: fold now, keeping the other keys
+            // every earlier object had (this object's keys not yet visited count one short)
+            const objects = parent.types.object ?? 0;
+            const prefix = parentPath + "/";
+            foldKeys(this.stats, parentPath, "map", (k) => objects >= 2 && !idLike(k) && (this.stats.paths[prefix + escapeKey(k)]?.present ?? 0) >= objects - 1);
+            if (!this.stats.paths[path]) return this.child(parentPath, parent, key);
+          } else this.pendingChecks.add(parentPath);
+        } else if (named >= MAX_KEYS) {
           foldKeys(this.stats, parentPath, "cap");
           // folded just now: resolve again (the key is now one of the other keys)
           if (!this.stats.paths[path]) return this.child(parentPath, parent, key);
@@ -642,7 +660,10 @@ export function mergeInto(target: ShapeStatsData, b: ShapeStatsData): ShapeStats
         if (parent.other && !b.paths[bParent].other) {
           countKey(parent.other, unescapeKey(seg), src.present);
           tp = tParent + "/" + OTHER;
-        } else if (!grown.has(tParent)) grown.set(tParent, named);
+        } else {
+          if (parent.other) completeCache.delete(parent); // a new named key: its cache is no longer complete
+          if (!grown.has(tParent)) grown.set(tParent, named);
+        }
       }
     }
     landing.set(bp, tp);
