@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -61,6 +62,7 @@ test("a map-shaped output is shown as a map, a shape change is a revision flagge
   await panel.getByTestId("inferred-output").getByTestId("schema-download-ts").click();
   const file = await download;
   expect(file.suggestedFilename()).toBe("json_query.output.d.ts");
+  expect(fs.readFileSync((await file.path())!, "utf8")).toContain("export interface JsonQueryOutput");
   const text = await (await request.get("/api/tools/json_query/inferred-schema/download?part=output&format=typescript")).text();
   expect(text).toContain("export interface JsonQueryOutput");
   const zod = await (await request.get("/api/tools/json_query/inferred-schema/download?part=output&format=zod")).text();
