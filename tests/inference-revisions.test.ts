@@ -34,6 +34,7 @@ describe("shape signatures", () => {
     expect(describeChange({ path: "/a", change: "required" })).toBe("/a is now present every time");
     expect(describeChange({ path: "/id", change: "format", from: "email", to: null })).toBe("/id format email → none");
     expect(describeChange({ path: "/l/*", change: "added", to: ["integer"] })).toBe("/l/* added (integer)");
+    expect(describeChange({ path: "/m/~3", change: "added", to: ["string"] })).toBe("/m/{any other key} added (string)");
   });
 });
 

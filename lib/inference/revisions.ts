@@ -87,7 +87,7 @@ export function changed(before: ShapeSignature, after: ShapeSignature): boolean 
 
 /** A change in words, for the page and the audit log. */
 export function describeChange(c: ShapeChange): string {
-  const at = c.path || "(value)";
+  const at = c.path.split("/").map((seg) => (seg === OTHER ? "{any other key}" : seg)).join("/") || "(value)";
   switch (c.change) {
     case "required":
       return `${at} is now present every time`;
