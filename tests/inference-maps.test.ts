@@ -115,8 +115,8 @@ describe("maps", () => {
   });
 
   it("property: maps nested in generated data validate, one by one and merged in random batches", () => {
-    for (const seed of [1, 2, 3, 4]) {
-      const samples = genMapSamples(seed, 250);
+    for (const seed of [1, 2, 3]) {
+      const samples = genMapSamples(seed, 200);
       const one = statsOf(samples);
       expect(allValid(deriveSchema(one), samples).slice(0, 2)).toEqual([]);
       const r = rng(seed);
@@ -131,7 +131,7 @@ describe("maps", () => {
       // the maps were recognised: far fewer paths than distinct keys
       expect(Object.values(one.paths).some((p) => p.other?.reason === "map")).toBe(true);
     }
-  });
+  }, 120_000);
 });
 
 /** A distinct name of letters only (no digit: not an identifier). */
@@ -171,7 +171,7 @@ describe("limits are per subtree and said", () => {
     const merged = mergeStats(statsOf(samples.slice(0, 2)), statsOf(samples.slice(2)));
     expect(props(deriveSchema(merged)).late).toEqual({ type: "boolean" });
     expect(allValid(deriveSchema(merged), samples)).toEqual([]);
-  });
+  }, 120_000);
 
   it("too deep: counted, left open, said", () => {
     let v: unknown = { leaf: 1 };
