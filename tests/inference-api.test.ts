@@ -220,5 +220,6 @@ describe("using the shape: downloads and adopt", () => {
     const next = await studio.execute({ ...base, tool: "echo_headers", arguments: { h: { "content-type": "text/plain", "req-999": "new" } } });
     expect(next.status).toBe("success");
     expect(next.outputValid).not.toBe(false);
+    await studio.shapes.flush(); // written before the database goes away
   });
 });
