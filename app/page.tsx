@@ -4,6 +4,8 @@ import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 
+const SHAPE_CHANGE_DAYS = 7;
+
 export default async function ToolsPage({ searchParams }: { searchParams: Promise<{ source?: string; q?: string }> }) {
   await pageDoor("/");
   const { source, q } = await searchParams;
@@ -11,5 +13,8 @@ export default async function ToolsPage({ searchParams }: { searchParams: Promis
   const { tools, collisions } = await studio.registry.snapshot();
   const specs = tools.map((t) => t.spec);
   const excluded = studio.mcp.states().flatMap((s) => s.excluded.map((x) => ({ server: s.name, ...x })));
-  return <ToolList tools={specs} initialSource={source} initialQuery={q} collisions={collisions} excluded={excluded} />;
+  // Flag tools whose observed output shape changed in the last 7 days.
+  const changed = await studio.shapes.changedSince(new Date(Date.now() - SHAPE_CHANGE_DAYS * 86_400_000));
+  const shapeChanged = Object.fromEntries([...changed].map(([name, at]) => [name, at.toISOString()]));
+  return <ToolList tools={specs} initialSource={source} initialQuery={q} collisions={collisions} excluded={excluded} shapeChanged={shapeChanged} />;
 }

@@ -11,6 +11,12 @@
 // derived schema; a mismatch exits non-zero.
 //
 // Knobs (env): BENCH_INF_N (100000), BENCH_INF_REPEAT (3), BENCH_INF_SEED (2026), BENCH_INF_SHAPES (5).
+//
+// A second case, `runMapBench()`: BENCH_INF_MAP_RUNS (50) outputs, each a 10,000-key map
+// (BENCH_INF_MAP_KEYS) keyed by uuids with small object values next to a few fixed fields — what
+// one run costs at capture: addSample into the stored statistics, and the flush of one run
+// (statsOf, mergeInto the stored statistics, the drift signature before and after, the JSON the
+// row is written with). It also reports how many paths and schema properties the map gives.
 // `runInferenceBench()` is exported for bench/run.ts; run directly, it prints a table (and the
 // result as JSON with --json).
 import { performance } from "node:perf_hooks";
@@ -18,7 +24,9 @@ import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { genSamples } from "../tests/helpers/inference-generate";
 import { deriveSchema, describeFields } from "../lib/inference/schema";
-import { addSample, emptyStats, mergeInto, statsOf } from "../lib/inference/stats";
+import { signatureOf } from "../lib/inference/revisions";
+import { addSample, cloneStats, emptyStats, mergeInto, statsOf } from "../lib/inference/stats";
+import { rng } from "../tests/helpers/inference-generate";
 import { validate } from "../lib/schema/validate";
 import { intEnv } from "./env";
 
@@ -115,6 +123,74 @@ export function runInferenceBench(opts: { n?: number; repeat?: number; seed?: nu
   };
 }
 
+export interface MapBenchResult {
+  runs: number;
+  keysPerRun: number;
+  distinctKeys: number;
+  paths: number;
+  statsBytes: number;
+  schemaBytes: number;
+  mapProperties: number;
+  perRunMs: { walk: number; add: number; flush: number };
+  allValid: boolean;
+}
+
+/** Outputs holding a 10,000-key map: per-run cost at capture, and the size of what is kept. */
+export function runMapBench(opts: { runs?: number; keys?: number } = {}): MapBenchResult {
+  const runs = opts.runs ?? intEnv("BENCH_INF_MAP_RUNS", 50, 1, 10_000);
+  const keys = opts.keys ?? intEnv("BENCH_INF_MAP_KEYS", 10_000, 1, 1_000_000);
+  const r = rng(7);
+  const hex = (n: number) => {
+    let s = "";
+    for (let i = 0; i < n; i++) s += "0123456789abcdef"[Math.floor(r() * 16)];
+    return s;
+  };
+  const outputs = Array.from({ length: runs }, (_, run) => {
+    const items: Record<string, unknown> = {};
+    for (let i = 0; i < keys; i++) items[`${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`] = { n: i, label: `item ${i}`, ok: i % 3 === 0 };
+    return { run, generatedAt: "2026-11-30T10:00:00Z", count: keys, items };
+  });
+  const perRun = (fn: (o: unknown, i: number) => void) => {
+    const t0 = performance.now();
+    outputs.forEach(fn);
+    return (performance.now() - t0) / runs;
+  };
+  const walkMs = perRun((o) => walk(o));
+  const added = emptyStats();
+  const addMs = perRun((o) => addSample(added, o));
+  // the flush of one run into the stored row, as lib/inference/storage.ts does it
+  let stored = emptyStats();
+  const flushMs = perRun((o) => {
+    // before merging, a flush of output samples keeps the signature and a copy (to find the run that changed it)
+    signatureOf(stored);
+    cloneStats(stored);
+    stored = mergeInto(stored, statsOf([o]));
+    signatureOf(stored);
+    JSON.stringify(stored);
+  });
+  const schema = deriveSchema(stored);
+  const items = (schema.properties as Record<string, { properties?: object }>).items;
+  return {
+    runs,
+    keysPerRun: keys,
+    distinctKeys: runs * keys,
+    paths: Object.keys(stored.paths).length,
+    statsBytes: JSON.stringify(stored).length,
+    schemaBytes: JSON.stringify(schema).length,
+    mapProperties: Object.keys(items.properties ?? {}).length,
+    perRunMs: { walk: walkMs, add: addMs, flush: flushMs },
+    allValid: outputs.every((o) => validate(schema, o).valid),
+  };
+}
+
+export function formatMapBench(m: MapBenchResult): string {
+  return [
+    `${m.runs} outputs with a ${m.keysPerRun.toLocaleString("en")}-key map (${m.distinctKeys.toLocaleString("en")} distinct keys):`,
+    `  per run: plain walk ${m.perRunMs.walk.toFixed(2)} ms, addSample ${m.perRunMs.add.toFixed(2)} ms, flush of one run (statsOf + mergeInto + drift check + JSON) ${m.perRunMs.flush.toFixed(2)} ms`,
+    `  kept: ${m.paths} paths, stats ${(m.statsBytes / 1024).toFixed(1)} KiB, schema ${(m.schemaBytes / 1024).toFixed(1)} KiB, ${m.mapProperties} named properties in the map; every output validates: ${m.allValid}`,
+  ].join("\n");
+}
+
 export function formatInferenceBench(r: InferenceBenchResult): string {
   const rows: [string, string, string, string][] = [
     ["plain JSON walk", r.ms.walk.toFixed(1), r.perSampleUs.walk.toFixed(2), "1.0x"],
@@ -137,5 +213,8 @@ export function formatInferenceBench(r: InferenceBenchResult): string {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = runInferenceBench();
   console.log(formatInferenceBench(r));
-  if (process.argv.includes("--json")) console.log(JSON.stringify(r));
+  const m = runMapBench();
+  console.log(formatMapBench(m));
+  if (!m.allValid) process.exitCode = 1;
+  if (process.argv.includes("--json")) console.log(JSON.stringify({ ...r, map: m }));
 }

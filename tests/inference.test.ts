@@ -238,6 +238,11 @@ describe("ShapeStore with real runs", () => {
     expect(texty.output?.samples).toBe(32);
     expect(texty.arguments?.samples).toBe((await countRuns(db.prisma, "texty")).executed);
     expect(texty.output?.schema).toEqual(deriveSchema((await shapes.stats("texty", "output"))!.stats));
+    // lost again, in the same process: rebuilt again (not once per process)
+    await db.prisma.shapeStats.deleteMany({ where: { toolName: "texty" } });
+    expect((await fresh.get("texty")).output?.samples).toBe(32);
+    await db.prisma.shapeStats.deleteMany({ where: { toolName: "texty" } });
+    expect((await fresh.get("texty")).output?.samples).toBe(32);
 
     // a rebuild racing with live runs counts each run once
     const racing = runAll(Array.from({ length: 64 }, (_, i) => ({ tool: "shapeshifter", arguments: { i } })));
@@ -260,10 +265,19 @@ describe("ShapeStore with real runs", () => {
     const got = await fresh.stats("json_query", "output");
     expect(got?.samples).toBe(want.outputs);
     expect((await fresh.stats("json_query", "arguments"))?.samples).toBe(want.executed);
+
+    // deleted while this store runs, then a live run creates the row: the earlier runs count too
+    await db.prisma.shapeStats.deleteMany({ where: { toolName: "json_query" } });
+    await runAll([{ tool: "json_query", arguments: { data: [1], expression: "$" } }], { registry, runs, observers: [fresh.observer()] });
+    await fresh.flush();
+    await new Promise((r) => setTimeout(r, 50));
+    await fresh.flush();
+    const now = await countRuns(db.prisma, "json_query");
+    expect((await fresh.stats("json_query", "output"))?.samples).toBe(now.outputs);
   });
 
   it("unknown tools and tools never run have no shape", async () => {
-    expect(await shapes.get("nope")).toEqual({ output: null, arguments: null });
+    expect(await shapes.get("nope")).toEqual({ output: null, arguments: null, revisions: [] });
     const chart = (await registry.get("chart_png"))!.spec;
     const got = await shapes.get("chart_png", { outputSchema: chart.outputSchema });
     expect(got).toMatchObject({ output: null, arguments: null, differences: [], violations: [] });

@@ -6,6 +6,8 @@ import { JsonView } from "@/components/runs/JsonView";
 import { Badge, type Tone } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { SchemaActions } from "./SchemaActions";
+import { AdoptSchema } from "./AdoptSchema";
+import { ShapeRevisions } from "./ShapeRevisions";
 
 // Everything shown here came from tool outputs and arguments: it is rendered as React text only.
 
@@ -41,6 +43,7 @@ function fieldLabel(path: string): string {
   const seg = path.slice(path.lastIndexOf("/") + 1);
   if (seg === "*") return "[ ]";
   if (seg === "~2") return "*";
+  if (seg === "~3") return "{any other key}";
   return seg.replace(/~1/g, "/").replace(/~0/g, "~") || '""';
 }
 
@@ -75,7 +78,9 @@ export function FieldTable({ fields }: { fields: FieldSummary[] }) {
                   <span style={{ paddingLeft: `${Math.min(f.depth, 12) * 14}px` }}>{fieldLabel(f.path)}</span>
                   {f.required && f.depth > 0 && !f.path.endsWith("/*") && <span className="ml-1 text-destructive" title="present every time">*</span>}
                 </td>
-                <td className="px-3 py-1.5 text-right tabular-nums" title={`seen ${f.count} time${f.count === 1 ? "" : "s"}`}>{pct(f.presence)}</td>
+                <td className="px-3 py-1.5 text-right tabular-nums" title={`seen ${f.count} time${f.count === 1 ? "" : "s"}`}>
+                  {f.perObject !== null ? `${f.perObject < 10 ? f.perObject.toFixed(1) : Math.round(f.perObject)} / object` : pct(f.presence)}
+                </td>
                 <td className="px-3 py-1.5">
                   <div className="flex flex-wrap gap-1">
                     {f.types.map((t) => (
@@ -85,6 +90,12 @@ export function FieldTable({ fields }: { fields: FieldSummary[] }) {
                       </Badge>
                     ))}
                     {f.enum && <Badge tone="success" title={f.enum.map((v) => JSON.stringify(v)).join(", ")}>enum {f.enum.length}</Badge>}
+                    {f.map && (
+                      <Badge tone={f.map.reason === "map" ? "success" : "warning"} title={`${f.map.keys} key occurrence${f.map.keys === 1 ? "" : "s"} folded into one schema${f.map.keyPattern ? `; every key is a ${f.map.keyPattern}` : ""}`}>
+                        {f.map.reason === "map" ? "map" : "key limit"}
+                        {f.map.keyPattern && <span className="opacity-70">{f.map.keyPattern} keys</span>}
+                      </Badge>
+                    )}
                   </div>
                 </td>
                 <td className="px-3 py-1.5">{f.format ? <Badge tone="success">{f.format}</Badge> : null}</td>
@@ -144,13 +155,35 @@ function ViolationList({ violations }: { violations: OutputViolation[] }) {
   );
 }
 
-function Observed({ part, fileName }: { part: InferredPart; fileName: string }) {
+const TRUNCATION_LABEL = { keys: "key limit", paths: "path limit", depth: "depth limit" } as const;
+
+function Truncations({ part }: { part: InferredPart }) {
+  if (!part.truncated?.length) return null;
+  return (
+    <div className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-[13px]" data-testid="inferred-truncated" role="status">
+      <p className="font-medium">A limit was hit: part of this shape is summarised or left open.</p>
+      <ul className="mt-1 space-y-0.5">
+        {part.truncated.map((t) => (
+          <li key={`${t.reason} ${t.path}`} className="flex flex-wrap items-baseline gap-2">
+            <Badge tone="warning">{TRUNCATION_LABEL[t.reason]}</Badge>
+            <code className="font-mono text-[12px]">{t.path || "(value)"}</code>
+            <span className="text-muted-foreground">{t.message}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Observed({ part, fileName, exportHref, adopt }: { part: InferredPart; fileName: string; exportHref: string; adopt?: React.ReactNode }) {
   return (
     <>
-      <div className="flex items-center gap-2">
+      <Truncations part={part} />
+      <div className="flex flex-wrap items-center gap-2">
         <span className="text-[13px] font-medium">Inferred JSON Schema</span>
         <span className="ml-auto" />
-        <SchemaActions schema={part.schema} fileName={fileName} />
+        {adopt}
+        <SchemaActions schema={part.schema} fileName={fileName} exportHref={exportHref} />
       </div>
       <JsonView value={part.schema} />
       <FieldTable fields={part.fields} />
@@ -163,8 +196,10 @@ function Observed({ part, fileName }: { part: InferredPart; fileName: string }) 
  * fields; with one, where the observations and the declaration differ and which runs violated it.
  * The same for the arguments, collapsed.
  */
-export function InferredShape({ toolName, shapes }: { toolName: string; shapes: InferredShapes }) {
+export function InferredShape({ toolName, shapes, adopt }: { toolName: string; shapes: InferredShapes; adopt?: { allowed: boolean; reason?: string | null } }) {
   const { output, arguments: args, declared } = shapes;
+  const exportHref = (part: string) => `/api/tools/${encodeURIComponent(toolName)}/inferred-schema/download?part=${part}`;
+  const adoptButton = adopt && output?.schema.type === "object" ? <AdoptSchema toolName={toolName} allowed={adopt.allowed} reason={adopt.reason ?? undefined} /> : undefined;
   const observedBadge = (p: InferredPart | null) => <Badge tone={p ? "primary" : "neutral"}>{p ? `Observed in ${runs(p.samples)}` : "no runs yet"}</Badge>;
   return (
     <Card title="Inferred shape" bodyClassName="p-0">
@@ -184,7 +219,7 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
               <details className="rounded-md border px-3 py-2">
                 <summary className="cursor-pointer select-none text-[13px] font-medium">Observed output shape ({runs(output.samples)})</summary>
                 <div className="mt-2 space-y-3">
-                  <Observed part={output} fileName={`${toolName}.output`} />
+                  <Observed part={output} fileName={`${toolName}.output`} exportHref={exportHref("output")} adopt={adoptButton} />
                 </div>
               </details>
             )}
@@ -196,7 +231,7 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
                 <p className="text-muted-foreground">
                   This tool declares no outputSchema. Observed in {runs(output.samples)}, its structured content has this shape.
                 </p>
-                <Observed part={output} fileName={`${toolName}.output`} />
+                <Observed part={output} fileName={`${toolName}.output`} exportHref={exportHref("output")} adopt={adoptButton} />
               </>
             ) : (
               <p className="text-muted-foreground">
@@ -205,6 +240,14 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
             )}
           </Section>
         )}
+        <Section
+          title="Output shape history"
+          badge={<Badge tone={(shapes.revisions?.length ?? 0) > 1 ? "warning" : "neutral"}>{shapes.revisions?.length ?? 0} revision{shapes.revisions?.length === 1 ? "" : "s"}</Badge>}
+          open={(shapes.revisions?.length ?? 0) > 1}
+          testId="inferred-revisions"
+        >
+          <ShapeRevisions revisions={shapes.revisions ?? []} />
+        </Section>
         <Section title="Arguments" badge={observedBadge(args)} testId="inferred-arguments">
           {args ? (
             <>
@@ -214,7 +257,7 @@ export function InferredShape({ toolName, shapes }: { toolName: string; shapes: 
                   <DifferenceList differences={args.differences} what="inputSchema" />
                 </div>
               )}
-              <Observed part={args} fileName={`${toolName}.arguments`} />
+              <Observed part={args} fileName={`${toolName}.arguments`} exportHref={exportHref("arguments")} />
             </>
           ) : (
             <p className="text-muted-foreground">No executed runs yet.</p>

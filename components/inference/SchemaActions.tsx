@@ -4,9 +4,13 @@ import { Check, Copy, Download } from "lucide-react";
 import { useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 
-/** Copy a schema to the clipboard, or download it as `<name>.schema.json`. */
-export function SchemaActions({ schema, fileName }: { schema: unknown; fileName: string }) {
+/**
+ * Copy a schema to the clipboard, or download it as `<name>.schema.json`; with `exportHref`
+ * (the download route), also as TypeScript types and a zod schema.
+ */
+export function SchemaActions({ schema, fileName, exportHref }: { schema: unknown; fileName: string; exportHref?: string }) {
   const [copied, setCopied] = useState<"ok" | "failed" | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
   const text = JSON.stringify(schema, null, 2) + "\n";
   const safeName = fileName.replace(/[^A-Za-z0-9._-]+/g, "_") || "inferred";
 
@@ -20,15 +24,31 @@ export function SchemaActions({ schema, fileName }: { schema: unknown; fileName:
     setTimeout(() => setCopied(null), 1500);
   }
 
-  function download() {
-    const url = URL.createObjectURL(new Blob([text], { type: "application/schema+json" }));
+  function save(blob: Blob, name: string) {
+    const url = URL.createObjectURL(blob);
     const a = document.createElement("a");
     a.href = url;
-    a.download = `${safeName}.schema.json`;
+    a.download = name;
     document.body.appendChild(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 0);
+  }
+
+  function download() {
+    save(new Blob([text], { type: "application/schema+json" }), `${safeName}.schema.json`);
+  }
+
+  /** A generated file (TypeScript, zod) from the download route, saved under the name it gives. */
+  async function exportAs(format: "typescript" | "zod") {
+    setExportError(null);
+    const res = await fetch(`${exportHref}&format=${format}`, { cache: "no-store" }).catch(() => null);
+    if (!res?.ok) {
+      setExportError(`The ${format === "zod" ? "zod" : "TypeScript"} file could not be made.`);
+      return;
+    }
+    const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `${safeName}.${format === "zod" ? "zod.ts" : "d.ts"}`;
+    save(await res.blob(), name);
   }
 
   return (
@@ -40,6 +60,21 @@ export function SchemaActions({ schema, fileName }: { schema: unknown; fileName:
       <button type="button" className={buttonClass.ghost} onClick={download} data-testid="schema-download">
         <Download className="size-3.5" /> Download
       </button>
+      {exportHref && (
+        <>
+          <button type="button" className={buttonClass.ghost} onClick={() => exportAs("typescript")} data-testid="schema-download-ts">
+            <Download className="size-3.5" /> TypeScript
+          </button>
+          <button type="button" className={buttonClass.ghost} onClick={() => exportAs("zod")} data-testid="schema-download-zod">
+            <Download className="size-3.5" /> zod
+          </button>
+          {exportError && (
+            <span role="alert" className="text-[12px] text-destructive">
+              {exportError}
+            </span>
+          )}
+        </>
+      )}
     </div>
   );
 }

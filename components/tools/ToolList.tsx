@@ -27,9 +27,11 @@ type Props = {
   initialQuery?: string;
   collisions?: NameCollision[];
   excluded?: { server: string; tool: string; reason: string }[];
+  /** Tools whose observed output shape changed recently: name -> ISO time of the latest change. */
+  shapeChanged?: Record<string, string>;
 };
 
-export function ToolList({ tools, initialSource, initialQuery, collisions = [], excluded = [] }: Props) {
+export function ToolList({ tools, initialSource, initialQuery, collisions = [], excluded = [], shapeChanged = {} }: Props) {
   const [query, setQuery] = useState(initialQuery ?? "");
   const [source, setSource] = useState<string>(initialSource ?? "all");
   const [hints, setHints] = useState<string[]>([]);
@@ -123,6 +125,11 @@ export function ToolList({ tools, initialSource, initialQuery, collisions = [], 
                   <code className="truncate font-mono text-[12px] text-muted-foreground">{t.name}</code>
                   <span className="ml-auto flex gap-1">
                     {t.unavailable && <Badge tone="warning" title={t.unavailable}>unavailable</Badge>}
+                    {shapeChanged[t.name] && (
+                      <Badge tone="warning" title={`Its observed output shape changed at ${shapeChanged[t.name].replace("T", " ").slice(0, 16)}Z: see the tool page`}>
+                        <span data-testid="shape-changed">shape changed</span>
+                      </Badge>
+                    )}
                     <Badge>{t.source.id}</Badge>
                   </span>
                 </div>

@@ -58,12 +58,18 @@
 //                  command), never credentials.
 //   server.remove  target: the MCP server's name. detail: optional { reason }.
 //   export         target: what was exported (e.g. "runs"). detail: { format, filter }.
+//   shape.change   target: tool name. actor: "system:inference". detail: { kind, revision, runId,
+//                  samples, changes: [words] } — a tool's observed output shape changed
+//                  (lib/inference/revisions.ts); revision 1 is its first observed shape.
+//   tool.adopt-output-schema  target: runtime tool name. detail: { samples, userId? } — its
+//                  inferred output shape became its declared outputSchema (after the
+//                  "config.change" entry of that save).
 //   purge          target: what was purged (e.g. "runs"). detail: { retention, ...what was removed }.
 //   purge.preview  a dry run of purge: what would have been removed.
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 
-export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview"] as const;
+export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema"] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** prevHash of entry #1. */

@@ -53,6 +53,8 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/tools/[name]/run", { POST: "runner" }),
   api("/api/tools/[name]/options", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema", { GET: "viewer" }),
+  api("/api/tools/[name]/inferred-schema/download", { GET: "viewer" }),
+  api("/api/tools/[name]/inferred-schema/adopt", { POST: "admin" }),
   api("/api/tools/[name]/presets", { GET: "viewer", POST: "runner" }),
   api("/api/tools/[name]/presets/[preset]", { DELETE: "runner" }),
   api("/api/tools/param-options", { POST: "viewer" }),

@@ -5,7 +5,7 @@
  * and anyOf/oneOf (as a union); anything else is taken as "any".
  */
 import type { JsonSchema } from "../tools/spec";
-import { JSON_TYPES, splitPath, unescapeKey, escapeKey, type JsonType, type ShapeStatsData } from "./stats";
+import { JSON_TYPES, OTHER, splitPath, unescapeKey, escapeKey, type JsonType, type ShapeStatsData } from "./stats";
 import { linearRegExp } from "../schema/regexp";
 
 export type DifferenceKind = "missing_in_observed" | "undeclared" | "type_mismatch" | "required_mismatch";
@@ -162,7 +162,7 @@ export function compareWithDeclared(declared: JsonSchema, stats: ShapeStatsData)
     const segs = children.get(path) ?? [];
     const objects = p.types.object ?? 0;
     if (objects) {
-      const seen = new Set(segs.filter((s) => s !== "*").map(unescapeKey));
+      const seen = new Set(segs.filter((s) => s !== "*" && s !== OTHER).map(unescapeKey));
       for (const key of new Set([...d.properties.keys(), ...d.required])) {
         const child = path + "/" + escapeKey(key);
         const isRequired = d.required.has(key);
@@ -190,8 +190,22 @@ export function compareWithDeclared(declared: JsonSchema, stats: ShapeStatsData)
       }
       for (const seg of segs) {
         if (seg === "*") continue;
-        const key = unescapeKey(seg);
         const child = path + "/" + seg;
+        if (seg === OTHER) {
+          // the values of a map's keys (or of keys beyond the per-object limit)
+          if (typeof d.additional === "object" && d.additional !== null) walk(child, d.additional);
+          else if (d.patternProperties.length === 1) walk(child, d.patternProperties[0][1]);
+          else if (d.additional === false || (!d.patternProperties.length && (d.properties.size || d.types?.has("object")))) {
+            out.push({
+              path: child,
+              kind: "undeclared",
+              message: "observed as a map (keys that vary) but the declaration names its keys",
+              observed: { present: stats.paths[child].present, of: objects },
+            });
+          }
+          continue;
+        }
+        const key = unescapeKey(seg);
         if (d.properties.has(key)) {
           walk(child, d.properties.get(key));
           continue;

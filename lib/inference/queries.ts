@@ -7,7 +7,8 @@ import { isFieldErrors } from "../tools/errors";
 import type { JsonSchema } from "../tools/spec";
 import { compareWithDeclared, type Difference } from "./compare";
 import type { ShapeKind } from "./samples";
-import { deriveSchema, describeFields, type FieldSummary } from "./schema";
+import type { ShapeRevisionInfo } from "./storage";
+import { deriveSchema, describeFields, describeTruncations, type FieldSummary, type TruncationSummary } from "./schema";
 import { parseStats } from "./stats";
 
 export interface InferredPart {
@@ -15,6 +16,8 @@ export interface InferredPart {
   samples: number;
   fields: FieldSummary[];
   updatedAt: string;
+  /** Where a limit was hit (keys folded, paths not tracked, too deep); empty when none was. */
+  truncated: TruncationSummary[];
   /** Arguments only, when the caller passed the tool's inputSchema: observed vs declared. */
   differences?: Difference[];
 }
@@ -34,6 +37,8 @@ export interface InferredShapes {
   differences?: Difference[];
   /** Recent runs whose structured content did not match the outputSchema, newest first. */
   violations?: OutputViolation[];
+  /** How the observed output shape changed, newest first (see lib/inference/revisions.ts). */
+  revisions?: ShapeRevisionInfo[];
 }
 
 /** A stored row of `shape_stats`, as far as reading shapes needs it. */
@@ -53,6 +58,7 @@ export function shapesOf(rows: StatsRow[], declared: { outputSchema?: JsonSchema
       schema: deriveSchema(stats),
       samples: stats.samples,
       fields: describeFields(stats),
+      truncated: describeTruncations(stats),
       updatedAt: row.updatedAt.toISOString(),
       ...(against ? { differences: compareWithDeclared(against, stats) } : {}),
     };

@@ -35,7 +35,7 @@ export interface SampleWriter {
    * After a write that created a row, still in the tool's turn. A throw fails the flush but
    * does not put the batch back (it has been written).
    */
-  rowCreated(tool: string): Promise<void>;
+  rowCreated(tool: string, batch: Queued[]): Promise<void>;
 }
 
 export class SampleQueue {
@@ -131,7 +131,7 @@ export class SampleQueue {
         this.queues.set(tool, [...batch, ...later]);
         throw err;
       }
-      if (created) await this.writer.rowCreated(tool);
+      if (created) await this.writer.rowCreated(tool, batch);
     });
   }
 

@@ -10,39 +10,127 @@
 import type { Prisma, PrismaClient, ShapeStats } from "../db/generated/client";
 import type { RunStatus } from "../runs/types";
 import { EXECUTED, outputSample, sampleValue, SHAPE_KINDS, type Queued, type ShapeKind } from "./samples";
-import { addSample, emptyStats, mergeInto, parseStats, statsOf, type ShapeStatsData } from "./stats";
+import { diffSignatures, parseChanges, signatureOf, type ShapeChange } from "./revisions";
+import { deriveSchema } from "./schema";
+import { addSample, cloneStats, emptyStats, mergeInto, parseStats, statsOf, type ShapeStatsData } from "./stats";
+
+/** A revision of a tool's observed output shape (a row of `shape_revisions`). */
+export interface ShapeRevisionInfo {
+  toolName: string;
+  kind: ShapeKind;
+  revision: number;
+  runId: string | null;
+  samples: number;
+  changes: ShapeChange[];
+  createdAt: string;
+}
+
+/** The kinds whose drift is recorded. */
+const REVISED: readonly ShapeKind[] = ["output"];
 
 const REBUILD_PAGE = 500;
 
 export class ShapeStatsStorage {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Merges one batch into the rows; true when a row had to be created. */
-  async merge(tool: string, batch: Queued[]): Promise<boolean> {
-    const byKind = new Map<ShapeKind, ShapeStatsData>();
+  /**
+   * Merges one batch into the rows: `created` when a row had to be created, and the revisions the
+   * batch made (see the module comment).
+   */
+  async merge(tool: string, batch: Queued[]): Promise<{ created: boolean; revisions: ShapeRevisionInfo[] }> {
+    const byKind = new Map<ShapeKind, { stats: ShapeStatsData; samples: { runId: string; value: unknown }[] }>();
     for (const kind of SHAPE_KINDS) {
-      const values = batch.filter((q) => q.kind === kind).map(sampleValue).filter((v) => v !== undefined);
-      if (values.length) byKind.set(kind, statsOf(values));
+      const samples = batch.filter((q) => q.kind === kind).map((q) => ({ runId: q.runId, value: sampleValue(q) })).filter((q) => q.value !== undefined);
+      if (samples.length) byKind.set(kind, { stats: statsOf(samples.map((q) => q.value)), samples });
     }
     return this.prisma.$transaction(
       async (tx) => {
         let created = false;
+        const revisions: ShapeRevisionInfo[] = [];
         // Rows are always locked in the order of SHAPE_KINDS, so two writers cannot deadlock.
-        for (const [kind, stats] of byKind) {
+        for (const [kind, { stats, samples }] of byKind) {
           const { count } = await tx.shapeStats.createMany({ data: [{ toolName: tool, kind, samples: 0, stats: json(emptyStats()) }], skipDuplicates: true });
           if (count) created = true;
           const [row] = await tx.$queryRaw<{ stats: unknown }[]>`
             SELECT stats FROM shape_stats WHERE tool_name = ${tool} AND kind = ${kind} FOR UPDATE`;
-          const merged = mergeInto(parseStats(row?.stats), stats);
+          const old = parseStats(row?.stats);
+          const revised = REVISED.includes(kind);
+          const before = revised ? signatureOf(old) : null;
+          const replay = revised ? cloneStats(old) : null;
+          const merged = mergeInto(old, stats);
           await tx.shapeStats.update({
             where: { toolName_kind: { toolName: tool, kind } },
             data: { samples: merged.samples, stats: json(merged) },
           });
+          if (!before || !replay) continue;
+          const first = replay.samples === 0;
+          const changes = diffSignatures(before, signatureOf(merged));
+          if (!first && !changes.length) continue;
+          // the run whose sample made the change: replay the batch on the statistics before it
+          let runId = samples[0].runId;
+          if (!first) {
+            for (const q of samples) {
+              addSample(replay, q.value);
+              if (diffSignatures(before, signatureOf(replay)).length) {
+                runId = q.runId;
+                break;
+              }
+            }
+          }
+          revisions.push(await this.addRevision(tx, tool, kind, runId, merged, first ? [] : changes));
         }
-        return created;
+        return { created, revisions };
       },
       { maxWait: 30_000, timeout: 60_000 },
     );
+  }
+
+  private async addRevision(
+    tx: Prisma.TransactionClient,
+    tool: string,
+    kind: ShapeKind,
+    runId: string | null,
+    stats: ShapeStatsData,
+    changes: ShapeChange[],
+  ): Promise<ShapeRevisionInfo> {
+    const last = await tx.shapeRevision.findFirst({ where: { toolName: tool, kind }, orderBy: { revision: "desc" }, select: { revision: true } });
+    const row = await tx.shapeRevision.create({
+      data: {
+        toolName: tool,
+        kind,
+        revision: (last?.revision ?? 0) + 1,
+        runId,
+        samples: stats.samples,
+        schema: deriveSchema(stats) as Prisma.InputJsonValue,
+        changes,
+      },
+    });
+    return { toolName: tool, kind, revision: row.revision, runId, samples: row.samples, changes, createdAt: row.createdAt.toISOString() };
+  }
+
+  /** The revisions of a tool's shape, newest first (at most `limit`). */
+  async revisions(tool: string, kind: ShapeKind = "output", limit = 50): Promise<(ShapeRevisionInfo & { schema: unknown })[]> {
+    const rows = await this.prisma.shapeRevision.findMany({ where: { toolName: tool, kind }, orderBy: { revision: "desc" }, take: limit });
+    return rows.map((r) => ({
+      toolName: r.toolName,
+      kind,
+      revision: r.revision,
+      runId: r.runId,
+      samples: r.samples,
+      changes: parseChanges(r.changes),
+      createdAt: r.createdAt.toISOString(),
+      schema: r.schema,
+    }));
+  }
+
+  /** Tools whose output shape changed (a revision after the first) since `since`: name -> time of the latest change. */
+  async changedSince(since: Date): Promise<Map<string, Date>> {
+    const rows = await this.prisma.shapeRevision.groupBy({
+      by: ["toolName"],
+      where: { kind: "output", revision: { gt: 1 }, createdAt: { gte: since } },
+      _max: { createdAt: true },
+    });
+    return new Map(rows.map((r) => [r.toolName, r._max.createdAt!]));
   }
 
   /**
@@ -89,19 +177,27 @@ export class ShapeStatsStorage {
             where: { toolName_kind: { toolName: tool, kind } },
             data: { samples: stats[kind].samples, stats: json(stats[kind]) },
           });
+          if (REVISED.includes(kind) && stats[kind].samples && !(await tx.shapeRevision.count({ where: { toolName: tool, kind } }))) {
+            await this.addRevision(tx, tool, kind, null, stats[kind], []);
+          }
         }
       },
       { maxWait: 30_000, timeout: 60_000 },
     );
   }
 
-  /** Whether the tool has an executed run (started before `before`, when given). */
-  async hasRuns(tool: string, before?: Date): Promise<boolean> {
+  /** Whether the tool has an executed run. */
+  async hasRuns(tool: string): Promise<boolean> {
     const run = await this.prisma.run.findFirst({
-      where: { toolName: tool, status: { in: EXECUTED }, ...(before ? { startedAt: { lt: before } } : {}) },
+      where: { toolName: tool, status: { in: EXECUTED } },
       select: { id: true },
     });
     return run !== null;
+  }
+
+  /** How many executed runs the tool has. */
+  countRuns(tool: string): Promise<number> {
+    return this.prisma.run.count({ where: { toolName: tool, status: { in: EXECUTED } } });
   }
 
   /** The stored rows of one tool (every kind it has). */

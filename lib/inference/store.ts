@@ -9,7 +9,7 @@
  * - lib/inference/queries.ts: reading shapes for the API — schemas derived on read, compared.
  *
  * Missing statistics (runs captured before inference existed, or rows deleted) are recomputed
- * from the runs table by `rebuild`: on the first `get` of a tool that has runs but no rows, and
+ * from the runs table by `rebuild`: on any `get` of a tool that has runs but no rows, and
  * when a flush creates a tool's row while runs of it from before the store was created exist.
  * A rebuild is exact against this process's live runs (their queued samples are matched by run
  * id). With several studio processes on one PostgreSQL database, runs of the same tool that
@@ -21,12 +21,13 @@ import type { Run } from "../runs/types";
 import type { JsonSchema } from "../tools/spec";
 import { recentViolations, shapesOf, type InferredShapes, type OutputViolation } from "./queries";
 import { SampleQueue } from "./queue";
-import type { ShapeKind } from "./samples";
+import type { Queued, ShapeKind } from "./samples";
 import type { ShapeStatsData } from "./stats";
-import { ShapeStatsStorage } from "./storage";
+import { ShapeStatsStorage, type ShapeRevisionInfo } from "./storage";
 
 export { SHAPE_KINDS, outputSample, samplesOf, type ShapeKind } from "./samples";
 export type { InferredPart, InferredShapes, OutputViolation } from "./queries";
+export type { ShapeRevisionInfo } from "./storage";
 
 export interface ShapeStoreOptions {
   /** Delay between the first queued sample of a tool and its flush (batches bursts). */
@@ -38,12 +39,13 @@ export interface ShapeStoreOptions {
   /** How many recent violating runs `get` lists. */
   violations?: number;
   log?: (message: string, err?: unknown) => void;
+  /** Told of each new revision of a tool's output shape, after it committed (the studio audits it). */
+  onRevision?: (revision: ShapeRevisionInfo) => Promise<unknown> | void;
 }
 
 export class ShapeStore {
-  private readonly autoRebuilt = new Set<string>();
-  private readonly opts: Required<ShapeStoreOptions>;
-  private readonly createdAt = new Date();
+  private readonly opts: Required<Omit<ShapeStoreOptions, "onRevision">>;
+  private readonly onRevision: ShapeStoreOptions["onRevision"];
   private readonly storage: ShapeStatsStorage;
   private readonly queue: SampleQueue;
 
@@ -58,8 +60,31 @@ export class ShapeStore {
       violations: opts.violations ?? 20,
       log: opts.log ?? ((m, e) => console.error(`[tool-studio] ${m}`, e ?? "")),
     };
+    this.onRevision = opts.onRevision;
     this.storage = new ShapeStatsStorage(prisma);
-    this.queue = new SampleQueue({ write: (tool, batch) => this.storage.merge(tool, batch), rowCreated: (tool) => this.rebuildOlder(tool) }, this.opts);
+    this.queue = new SampleQueue({ write: (tool, batch) => this.write(tool, batch), rowCreated: (tool, batch) => this.rebuildOlder(tool, batch) }, this.opts);
+  }
+
+  private async write(tool: string, batch: Queued[]): Promise<boolean> {
+    const { created, revisions } = await this.storage.merge(tool, batch);
+    for (const r of revisions) {
+      try {
+        await this.onRevision?.(r);
+      } catch (err) {
+        this.opts.log(`shape revision ${r.revision} of tool "${tool}" could not be reported`, err);
+      }
+    }
+    return created;
+  }
+
+  /** The revisions of a tool's output shape, newest first, each with its schema. */
+  revisions(tool: string, limit?: number): Promise<(ShapeRevisionInfo & { schema: unknown })[]> {
+    return this.storage.revisions(tool, "output", limit);
+  }
+
+  /** Tools whose output shape changed since `since` (revisions after the first), with when. */
+  changedSince(since: Date): Promise<Map<string, Date>> {
+    return this.storage.changedSince(since);
   }
 
   /** The RunObserver to hand to executeTool: queues and returns at once. */
@@ -88,13 +113,14 @@ export class ShapeStore {
   }
 
   /**
-   * A flush just created a row of the tool: if the tool has runs from before this store existed
-   * (history captured before inference, or stats deleted), count them all once with a rebuild,
-   * queued behind this flush. Runs started since are this process's (or another live one's) to count.
+   * A flush just created a row of the tool: if the tool has executed runs besides those of this
+   * batch (history captured before inference, or stats deleted while the studio runs), count them
+   * all once with a rebuild, queued behind this flush.
    */
-  private async rebuildOlder(tool: string): Promise<void> {
-    const older = await this.storage.hasRuns(tool, this.createdAt);
-    if (older) this.rebuild(tool).catch((err) => this.opts.log(`shape stats rebuild failed for tool "${tool}"`, err));
+  private async rebuildOlder(tool: string, batch: Queued[]): Promise<void> {
+    const ids = new Set(batch.map((q) => q.runId));
+    const runs = await this.storage.countRuns(tool);
+    if (runs > ids.size) this.rebuild(tool).catch((err) => this.opts.log(`shape stats rebuild failed for tool "${tool}"`, err));
   }
 
   /**
@@ -120,7 +146,7 @@ export class ShapeStore {
    * The inferred shapes of a tool. Writes the tool's queued samples first. With the tool's
    * declared schemas, also compares: `declared`, `differences` and `violations` for an
    * outputSchema, `arguments.differences` for the inputSchema. A tool with runs but no stored
-   * statistics (history from before inference) is rebuilt once.
+   * statistics (history from before inference, or rows deleted) is rebuilt, each time they are missing.
    */
   async get(tool: string, declared: { outputSchema?: JsonSchema; inputSchema?: JsonSchema } = {}): Promise<InferredShapes> {
     try {
@@ -129,8 +155,9 @@ export class ShapeStore {
       this.opts.log(`shape stats flush failed for tool "${tool}"`, err);
     }
     let rows = await this.storage.rows(tool);
-    if (!rows.length && !this.autoRebuilt.has(tool)) {
-      this.autoRebuilt.add(tool);
+    // Whenever the rows are missing (never written, or deleted since): a rebuild writes both
+    // kinds, so a tool with runs is rebuilt once per loss, not on every read.
+    if (!rows.length) {
       if (await this.storage.hasRuns(tool)) {
         await this.rebuild(tool);
         rows = await this.storage.rows(tool);
@@ -138,6 +165,7 @@ export class ShapeStore {
     }
     const result = shapesOf(rows, declared);
     if (declared.outputSchema) result.violations = await this.violations(tool);
+    result.revisions = (await this.storage.revisions(tool)).map(({ schema: _schema, ...r }) => r);
     return result;
   }
 

@@ -57,15 +57,25 @@ export async function applyServerEdit(
     throw new ServerEditError(409, "conflict", (err as Error).message);
   }
   if (text === null) throw new ServerEditError(404, "not_found", `No MCP server named "${entry.target}" in the config.`);
-  const saved = await saveConfig({ store: deps.store, audit: deps.audit }, text, { actor: who.actor, from: who.from, expectedVersion: before.version });
+  const saved = await saveConfigOrThrow({ store: deps.store, audit: deps.audit }, text, { actor: who.actor, from: who.from, expectedVersion: before.version });
+  const detail = { ...entry.detail, ...(who.userId ? { userId: who.userId } : {}) };
+  await deps.audit.append({ actor: who.actor, action: entry.action, target: entry.target, ...(Object.keys(detail).length ? { detail } : {}), from: who.from });
+  await deps.mcp.sync(saved.mcpServers);
+  return saved;
+}
+
+/** saveConfig, refusals thrown as ServerEditError (409 conflict, 500 io, 400 invalid config). */
+export async function saveConfigOrThrow(
+  deps: { store: ConfigStore; audit: AuditLog },
+  text: string,
+  who: { actor: string; from: string | null; expectedVersion?: number },
+): Promise<ConfigState & { mcpServers: RuntimeConfig["mcpServers"] }> {
+  const saved = await saveConfig(deps, text, who);
   if (!saved.ok) {
     const e = saved.error;
     if (e.kind === "conflict") throw new ServerEditError(409, "conflict", e.message);
     if (e.kind === "io") throw new ServerEditError(500, "io", e.message);
     throw new ServerEditError(400, "invalid_config", e.message);
   }
-  const detail = { ...entry.detail, ...(who.userId ? { userId: who.userId } : {}) };
-  await deps.audit.append({ actor: who.actor, action: entry.action, target: entry.target, ...(Object.keys(detail).length ? { detail } : {}), from: who.from });
-  await deps.mcp.sync(saved.state.config.mcpServers);
-  return saved.state;
+  return { ...saved.state, mcpServers: saved.state.config.mcpServers };
 }

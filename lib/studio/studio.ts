@@ -2,6 +2,7 @@
 import "server-only";
 import os from "node:os";
 import { AuditLog, runAuditHook, watchConfigChanges } from "../audit";
+import { describeChange } from "../inference/revisions";
 import { createBuiltinSource } from "../builtin-tools";
 import { getConfigStore } from "../config/store";
 import { getDb } from "../db/client";
@@ -84,7 +85,16 @@ async function boot(): Promise<Studio> {
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
   // Config changes made on disk outside the studio (API saves are recorded by the config route).
   watchConfigChanges(audit, configStore, { actor: localActor });
-  const shapes = new ShapeStore(db.prisma);
+  // A change of a tool's observed output shape is audited like any other change.
+  const shapes = new ShapeStore(db.prisma, {
+    onRevision: (r) =>
+      audit.append({
+        actor: "system:inference",
+        action: "shape.change",
+        target: r.toolName,
+        detail: { kind: r.kind, revision: r.revision, runId: r.runId, samples: r.samples, changes: r.changes.slice(0, 20).map(describeChange) },
+      }),
+  });
   const observers: RunObserver[] = [shapes.observer()];
   const identity = new Identity({
     prisma: db.prisma,

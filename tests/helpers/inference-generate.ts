@@ -141,3 +141,32 @@ export function genSamples(seed: number, n: number, shapes = 4): unknown[] {
   const templates = Array.from({ length: shapes }, () => genTemplate(r));
   return Array.from({ length: n }, () => (r() < 0.05 ? randomJson(r) : genValue(r, pick(r, templates))));
 }
+
+/**
+ * `n` samples with maps: generated values (as genSamples) under keys that vary — ids (uuids,
+ * numbers, prefixed) or header-like names — next to fixed keys.
+ */
+export function genMapSamples(seed: number, n: number): unknown[] {
+  const r = rng(seed);
+  const values = genSamples(seed + 1000, n * 4, 2);
+  let next = 0;
+  const headerWords = ["cache", "edge", "trace", "vary", "served", "timing", "route", "origin", "pop", "via"];
+  const key = (kind: number) =>
+    kind === 0
+      ? `${hex(r, 8)}-${hex(r, 4)}-${hex(r, 4)}-${hex(r, 4)}-${hex(r, 12)}`
+      : kind === 1
+        ? String(int(r, 1, 1e6))
+        : kind === 2
+          ? `req_${hex(r, 10)}`
+          : `x-${pick(r, headerWords)}-${pick(r, headerWords)}-${pick(r, headerWords)}`;
+  const kinds = [int(r, 0, 3), int(r, 0, 3)];
+  return Array.from({ length: n }, () => {
+    const maps: Record<string, unknown> = {};
+    kinds.forEach((kind, m) => {
+      const o: Record<string, unknown> = { fixed: int(r, 0, 9) };
+      for (let k = int(r, 0, 12); k > 0; k--) o[key(kind)] = values[next++ % values.length];
+      maps[`map${m}`] = o;
+    });
+    return { id: next, ...maps, list: [maps.map0] };
+  });
+}

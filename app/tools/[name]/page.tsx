@@ -75,7 +75,11 @@ export default async function ToolPage({ params, searchParams }: Props) {
         presetReason={presets.reason}
         confirmBeforeRun={needsConfirmation(spec)}
       />
-      <InferredShape toolName={spec.name} shapes={await studio.shapes.get(spec.name, { outputSchema: spec.outputSchema, inputSchema: spec.inputSchema })} />
+      <InferredShape
+        toolName={spec.name}
+        shapes={await studio.shapes.get(spec.name, { outputSchema: spec.outputSchema, inputSchema: spec.inputSchema })}
+        adopt={spec.source.kind === "runtime" ? allowRole(principal.role, "admin", "change the config") : undefined}
+      />
       <ToolDefinition tool={spec} />
     </div>
   );
