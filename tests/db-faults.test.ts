@@ -11,6 +11,7 @@ import { RunNotRunningError, RunStore } from "@/lib/runs/store";
 import { AuditLog } from "@/lib/audit/log";
 import { runAuditHook } from "@/lib/audit/observer";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { gatedTool } from "./helpers/gated-tool";
 import { privatePgUnavailable, startPrivatePg, type PrivatePg } from "./helpers/private-pg";
 
 // The database stopped or frozen under the studio: every call ends within the configured timeout
@@ -94,19 +95,7 @@ suite("database faults", () => {
   }, 60_000);
 
   it("a run in flight when the database goes away is stored once it is back: never left running", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const waits = defineTool({
-      name: "waits",
-      description: "waits for the test",
-      inputSchema: { type: "object", properties: {}, additionalProperties: false } as const,
-      async run() {
-        await gate;
-        return structured({ done: true });
-      },
-    });
-    const registry = new Registry();
-    registry.addSource({ id: "builtin", list: () => [waits] });
+    const { registry, release } = gatedTool("waits");
     let runId = "";
     const pending = executeTool({ registry, runs }, { tool: "waits", arguments: {}, origin: "api", actor: "t@example.com", onStart: (id) => (runId = id) });
     while (!runId) await new Promise((r) => setTimeout(r, 20));

@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog, runAuditHook } from "@/lib/audit";
 import { heldRunIds } from "@/lib/execution/active-runs";
 import { executeTool } from "@/lib/execution/execute";
-import { Registry } from "@/lib/registry/registry";
 import { instanceId, keepLeases, leaseMs } from "@/lib/runs/leases";
 import { RunStore, type RunStart } from "@/lib/runs/store";
-import { defineTool } from "@/lib/tools/define";
-import { structured } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { gatedTool } from "./helpers/gated-tool";
 
 // Runs are leased to the process running them: a run is marked interrupted only once its lease
 // has ended, by whichever instance sweeps; a live process renews what it holds.
@@ -76,19 +74,7 @@ describe("run leases", () => {
   });
 
   it("a long run under a live keeper outlasts many leases while another instance sweeps; a run whose owner is gone is swept", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const slow = defineTool({
-      name: "slow",
-      description: "waits for the test",
-      inputSchema: { type: "object", properties: {}, additionalProperties: false } as const,
-      async run() {
-        await gate;
-        return structured({ done: true });
-      },
-    });
-    const registry = new Registry();
-    registry.addSource({ id: "builtin", list: () => [slow] });
+    const { registry, release } = gatedTool("slow");
     const mine = storeFor(instanceId());
     const keeper = keepLeases(mine, { ms: LEASE, held: heldRunIds });
     const other = storeFor("instance-b");
@@ -111,19 +97,7 @@ describe("run leases", () => {
   });
 
   it("a run interrupted while its process still ran it keeps that outcome: the late result is not written over it", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const slow = defineTool({
-      name: "slow2",
-      description: "waits for the test",
-      inputSchema: { type: "object", properties: {}, additionalProperties: false } as const,
-      async run() {
-        await gate;
-        return structured({ done: true });
-      },
-    });
-    const registry = new Registry();
-    registry.addSource({ id: "builtin", list: () => [slow] });
+    const { registry, release } = gatedTool("slow2");
     const mine = storeFor("instance-frozen"); // no keeper: as if it lost the database for longer than the lease
     let id = "";
     const pending = executeTool({ registry, runs: mine }, { tool: "slow2", arguments: {}, origin: "api", actor: "t@example.com", onStart: (i) => (id = i) });

@@ -3,9 +3,9 @@
 // the machine's main server.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./studio-process";
 
 const BIN = (() => {
   const base = "/usr/lib/postgresql";
@@ -18,16 +18,6 @@ export const privatePgUnavailable: string | null = !BIN ? "PostgreSQL server bin
 
 const asPostgres = (cmd: string, args: string[]) => execFileSync("runuser", ["-u", "postgres", "--", path.join(BIN!, cmd), ...args], { stdio: "pipe", timeout: 60_000 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface PrivatePg {
   url: string;
