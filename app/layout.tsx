@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { GeistSans } from "geist/font/sans";
 import { GeistMono } from "geist/font/mono";
 import { AppHeader } from "@/components/layout/AppHeader";
+import { RouteFocus } from "@/components/layout/RouteFocus";
 import { cspNonce, currentPrincipal } from "@/app/_auth/door";
 import "./globals.css";
 
@@ -24,7 +25,8 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       </head>
       <body className="min-h-screen font-sans text-sm">
         <AppHeader user={user} />
-        <main className="mx-auto max-w-[1400px] px-4 py-5 sm:px-6">{children}</main>
+        <main id="main" tabIndex={-1} className="mx-auto max-w-[1400px] px-4 py-5 outline-none sm:px-6">{children}</main>
+        <RouteFocus />
       </body>
     </html>
   );

@@ -83,11 +83,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         {filtered && <Link href="/audit" className={buttonClass.ghost}>Clear</Link>}
       </form>
       {badTimes.length > 0 && (
-        <p role="alert" className="text-warning">
+        <p role="alert" className="text-warning-foreground">
           Ignored {badTimes.join(" and ")}: use a UTC date (2026-11-30) or an ISO time (2026-11-30T14:05:00Z).
         </p>
       )}
-      {cursorError && <p role="alert" className="text-warning">That page link was not valid; showing the newest entries.</p>}
+      {cursorError && <p role="alert" className="text-warning-foreground">That page link was not valid; showing the newest entries.</p>}
       <Card bodyClassName="p-0">
         {page.entries.length === 0 && filtered ? (
           <p className="p-6 text-center text-muted-foreground">No entry matches these filters. <Link href="/audit" className="text-primary underline">Clear them</Link></p>

@@ -83,7 +83,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
           Some filters were ignored: {parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}
         </p>
       )}
-      {cursorError && <p role="alert" className="text-warning">That page link was not valid; showing the newest runs.</p>}
+      {cursorError && <p role="alert" className="text-warning-foreground">That page link was not valid; showing the newest runs.</p>}
       {stats && <RunStatsView stats={stats} />}
       <Card bodyClassName="p-0">
         {page.runs.length === 0 && filtered ? (

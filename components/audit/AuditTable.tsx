@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { AuditEntry, AuditVerifyReport } from "@/lib/audit/log";
 import { Badge } from "@/components/ui/Badge";
 import { formatTime } from "@/components/runs/RunTable";
+import { scrollRegion } from "@/components/ui/scroll-region";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -43,7 +44,7 @@ export function ChainBadge({ report, error }: { report: AuditVerifyReport | null
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   if (entries.length === 0) return <p className="p-6 text-center text-muted-foreground">No audit entries.</p>;
   return (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" {...scrollRegion("Audit entries")}>
       <table className="w-full text-left text-[13px]" data-testid="audit-table">
         <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
           <tr>

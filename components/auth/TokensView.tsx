@@ -7,6 +7,7 @@ import { formatTime } from "@/components/runs/RunTable";
 import { Badge, type Tone } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
+import { scrollRegion } from "@/components/ui/scroll-region";
 
 /* ---------- shared by the token and user views ---------- */
 
@@ -312,7 +313,7 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
               Done, hide it
             </button>
           </div>
-          <p className="font-medium text-[color-mix(in_oklch,var(--warning)_70%,var(--foreground))]">Copy it now: it will not be shown again.</p>
+          <p className="font-medium text-warning-foreground">Copy it now: it will not be shown again.</p>
           <div className="flex flex-wrap items-center gap-2">
             <label htmlFor="new-token-value" className="sr-only">
               The new token
@@ -332,7 +333,7 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
               Use it in the <code className="font-mono">Authorization</code> header, for example:
             </p>
             <div className="flex items-start gap-2">
-              <pre className="min-w-0 flex-1 overflow-x-auto rounded-md bg-muted/60 p-2 font-mono text-[11px]">{curl}</pre>
+              <pre {...scrollRegion("Example command")} className="min-w-0 flex-1 overflow-x-auto rounded-md bg-muted/60 p-2 font-mono text-[11px]">{curl}</pre>
               <CopyButton text={curl} label="Copy command" />
             </div>
           </div>

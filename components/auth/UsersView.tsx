@@ -184,10 +184,10 @@ export function UsersView({
                         <td className="px-3 py-1.5 text-right tabular-nums">{u.activeSessions}</td>
                         <td className="px-3 py-1.5 text-right tabular-nums">{u.activeTokens}</td>
                         <td className="whitespace-nowrap px-3 py-1.5 text-right">
-                          <button type="button" className={buttonClass.ghost} disabled={busy} onClick={() => { setPasswordFor(passwordFor === u.id ? null : u.id); setConfirmRemove(null); }} aria-expanded={passwordFor === u.id} aria-label={`Set the password of ${u.email}`}>
+                          <button type="button" className={buttonClass.ghost} disabled={busy} onClick={() => { setPasswordFor(passwordFor === u.id ? null : u.id); setConfirmRemove(null); }} aria-expanded={passwordFor === u.id} aria-label={`Set password of ${u.email}`}>
                             Set password
                           </button>
-                          <button type="button" className={buttonClass.ghost} disabled={busy} onClick={() => signOutEverywhere(u)} aria-label={`Sign ${u.email} out everywhere`} title={isMe ? "Signs you out too" : "Ends every browser session (API tokens stay valid)"}>
+                          <button type="button" className={buttonClass.ghost} disabled={busy} onClick={() => signOutEverywhere(u)} aria-label={`${pending === `${u.id}:sessions` ? "Signing out…" : "Sign out everywhere"}: ${u.email}`} title={isMe ? "Signs you out too" : "Ends every browser session (API tokens stay valid)"}>
                             {pending === `${u.id}:sessions` ? "Signing out…" : "Sign out everywhere"}
                           </button>
                           <button type="button" className={`${buttonClass.ghost} hover:text-destructive`} disabled={busy} onClick={() => { setConfirmRemove(u.id); setPasswordFor(null); }} aria-label={`Remove ${u.email}`}>

@@ -14,6 +14,9 @@ export interface HeaderUser {
 export function AppHeader({ user }: { user: HeaderUser | null }) {
   return (
     <header className="sticky top-0 z-30 border-b bg-background/85 backdrop-blur">
+      <a href="#main" className="sr-only rounded-md bg-primary px-3 py-1.5 font-medium text-primary-foreground focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50">
+        Skip to content
+      </a>
       {/* On narrow screens the navigation takes its own scrollable row under the name and the menu. */}
       <div className="mx-auto flex min-h-12 max-w-[1400px] flex-wrap items-center gap-x-6 px-4 sm:flex-nowrap sm:px-6">
         <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">

@@ -15,7 +15,7 @@ const LINKS = [
 export function NavLinks() {
   const path = usePathname() ?? "/";
   return (
-    <nav className="flex items-center gap-1">
+    <nav aria-label="Main" className="flex items-center gap-1">
       {LINKS.map((l) => (
         <Link
           key={l.href}

@@ -1,6 +1,7 @@
 import type { ContentBlock } from "@/lib/tools/output";
 import { Badge } from "@/components/ui/Badge";
 import { JsonView } from "./JsonView";
+import { scrollRegion } from "@/components/ui/scroll-region";
 
 /**
  * Renders every MCP content kind. Everything a tool sends is untrusted: text goes through React
@@ -48,13 +49,13 @@ function Text({ text, structured }: { text: string; structured?: string }) {
       return (
         <details className="rounded-md border px-3 py-2 text-muted-foreground">
           <summary className="cursor-pointer select-none">Text block: the structured content above, as JSON text</summary>
-          <JsonView value={parsed.value} className="mt-2" />
+          <JsonView value={parsed.value} className="mt-2" label="Text block as JSON" />
         </details>
       );
     }
-    return <JsonView value={parsed.value} />;
+    return <JsonView value={parsed.value} label="Text block" />;
   }
-  return <pre className="max-h-[480px] overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted/60 p-3 font-mono text-[12px]">{text}</pre>;
+  return <pre {...scrollRegion("Text block")} className="max-h-[480px] overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted/60 p-3 font-mono text-[12px]">{text}</pre>;
 }
 
 function canonical(v: unknown): string {

@@ -1,5 +1,10 @@
-/** Pretty JSON, escaped by React; long documents scroll instead of stretching the page. */
-export function JsonView({ value, className = "" }: { value: unknown; className?: string }) {
+import { scrollRegion } from "@/components/ui/scroll-region";
+
+/**
+ * Pretty JSON, escaped by React; long documents scroll instead of stretching the page. The pane is
+ * a named region a keyboard can focus, so it can be scrolled without a pointer.
+ */
+export function JsonView({ value, className = "", label = "JSON" }: { value: unknown; className?: string; label?: string }) {
   let text: string;
   try {
     text = JSON.stringify(value, null, 2) ?? "undefined";
@@ -7,7 +12,7 @@ export function JsonView({ value, className = "" }: { value: unknown; className?
     text = String(value);
   }
   return (
-    <pre className={`max-h-[480px] overflow-auto rounded-md bg-muted/60 p-3 font-mono text-[12px] leading-5 ${className}`} data-testid="json-view">
+    <pre {...scrollRegion(label)} className={`max-h-[480px] overflow-auto rounded-md bg-muted/60 p-3 font-mono text-[12px] leading-5 ${className}`} data-testid="json-view">
       {text}
     </pre>
   );

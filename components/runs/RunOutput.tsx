@@ -55,7 +55,7 @@ export function RunOutput({ run, showLink = true }: { run: Run; showLink?: boole
           {run.output.structuredContent !== undefined && (
             <div>
               <h3 className="mb-1 text-[12px] font-semibold uppercase tracking-wide text-muted-foreground">Structured content</h3>
-              <JsonView value={run.output.structuredContent} />
+              <JsonView value={run.output.structuredContent} label="Structured content" />
             </div>
           )}
           <div>

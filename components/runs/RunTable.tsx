@@ -41,8 +41,9 @@ export function RunTable({ runs, showTool = true, compact = false, selectable = 
                 </td>
               )}
               <td className="px-3 py-1.5">
-                <Link href={`/runs/${r.id}`} className="block" aria-label={`Open run ${r.id}`}>
+                <Link href={`/runs/${r.id}`} className="block">
                   <StatusBadge status={r.status} />
+                  <span className="sr-only">: open run {r.id}</span>
                 </Link>
               </td>
               {showTool && (

@@ -8,6 +8,7 @@ import { Card } from "@/components/ui/Card";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
 import { reportError } from "@/components/ui/report-error";
+import { scrollRegion } from "@/components/ui/scroll-region";
 
 const STATE_TONE: Record<string, Tone> = { connected: "success", connecting: "primary", failed: "danger", disconnected: "neutral" };
 const field = "h-8 w-full rounded-md border bg-background px-2";
@@ -221,7 +222,7 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
                 {s.stderrTail.length > 0 && (
                   <details className="mt-2">
                     <summary className="cursor-pointer text-[12px] text-muted-foreground">stderr ({s.stderrTail.length} lines)</summary>
-                    <pre className="mt-1 max-h-48 overflow-auto rounded-md bg-muted/60 p-2 font-mono text-[11px]">{s.stderrTail.join("\n")}</pre>
+                    <pre {...scrollRegion(`stderr of ${s.name}`)} className="mt-1 max-h-48 overflow-auto rounded-md bg-muted/60 p-2 font-mono text-[11px]">{s.stderrTail.join("\n")}</pre>
                   </details>
                 )}
               </Card>

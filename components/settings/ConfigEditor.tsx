@@ -96,7 +96,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
               </div>
             )}
 
-            <JsonEditor value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} readOnly={!canSave} />
+            <JsonEditor label="Runtime config (JSONC)" value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} readOnly={!canSave} />
 
             <div className="flex flex-wrap items-center gap-2 text-[12px] text-muted-foreground">
               {canSave ? (
@@ -117,7 +117,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
           </div>
         </Card>
 
-        <Card title={`In use${server.configVersion !== null ? ` (version ${server.configVersion})` : " (empty default)"}`} className="self-start lg:sticky lg:top-16" bodyClassName="max-h-[calc(100vh-9rem)] overflow-auto p-4">
+        <Card title={`In use${server.configVersion !== null ? ` (version ${server.configVersion})` : " (empty default)"}`} className="self-start lg:sticky lg:top-16" bodyClassName="max-h-[calc(100vh-9rem)] overflow-auto p-4" scrollLabel="Config in use">
           <ConfigSummary config={server.config} />
         </Card>
       </div>

@@ -65,7 +65,7 @@ export function ConfigSummary({ config }: { config: RuntimeConfig }) {
       <Section title="Channels" count={config.channels.length}>
         <ul className="space-y-1.5">
           {config.channels.map((c) => (
-            <li key={`${c.type}.${c.alias}`} className={c.enabled ? "" : "opacity-70"}>
+            <li key={`${c.type}.${c.alias}`}>
               <div className="flex flex-wrap items-center gap-1.5">
                 <span className="font-mono text-[12px]">
                   <span className="text-muted-foreground">{c.type}.</span>
@@ -91,7 +91,7 @@ export function ConfigSummary({ config }: { config: RuntimeConfig }) {
             <li key={g.name}>
               <Badge title={[g.description, g.members.join(", ")].filter(Boolean).join(" · ") || undefined}>
                 {g.name} · {g.members.length}
-                {!isUsableTriggerName(g.name) && <span className="text-warning" title={`Shorter than ${MIN_TRIGGER_NAME_CHARS} characters: not used as an invocation trigger`}> ⚠</span>}
+                {!isUsableTriggerName(g.name) && <span className="text-warning-foreground" title={`Shorter than ${MIN_TRIGGER_NAME_CHARS} characters: not used as an invocation trigger`}> ⚠</span>}
               </Badge>
             </li>
           ))}

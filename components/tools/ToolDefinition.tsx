@@ -20,22 +20,22 @@ export function ToolDefinition({ tool }: { tool: ToolSpec }) {
   return (
     <Card title="Definition" bodyClassName="p-0">
       <Section title="Input schema" open>
-        <JsonView value={tool.inputSchema} />
+        <JsonView value={tool.inputSchema} label="Input schema" />
       </Section>
       <Section title={tool.outputSchema ? "Output schema" : "Output schema (none declared)"}>
-        {tool.outputSchema ? <JsonView value={tool.outputSchema} /> : <p className="text-muted-foreground">This tool declares no outputSchema; its structured content is not checked.</p>}
+        {tool.outputSchema ? <JsonView value={tool.outputSchema} label="Output schema" /> : <p className="text-muted-foreground">This tool declares no outputSchema; its structured content is not checked.</p>}
       </Section>
       <Section title="Annotations">
-        {tool.annotations ? <JsonView value={tool.annotations} /> : <p className="text-muted-foreground">None declared: the MCP defaults apply (not read-only, destructive, not idempotent, open world).</p>}
+        {tool.annotations ? <JsonView value={tool.annotations} label="Annotations" /> : <p className="text-muted-foreground">None declared: the MCP defaults apply (not read-only, destructive, not idempotent, open world).</p>}
       </Section>
       {tool._meta && (
         <Section title="_meta">
-          <JsonView value={tool._meta} />
+          <JsonView value={tool._meta} label="_meta" />
         </Section>
       )}
       {tool.paramDomains && (
         <Section title="Option domains">
-          <JsonView value={tool.paramDomains} />
+          <JsonView value={tool.paramDomains} label="Option domains" />
         </Section>
       )}
       {tool.invocationTriggers?.length ? (
@@ -46,7 +46,7 @@ export function ToolDefinition({ tool }: { tool: ToolSpec }) {
         </Section>
       ) : null}
       <Section title="Raw definition">
-        <JsonView value={{ ...declared, source }} />
+        <JsonView value={{ ...declared, source }} label="Raw definition" />
       </Section>
     </Card>
   );

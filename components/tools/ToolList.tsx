@@ -68,7 +68,7 @@ export function ToolList({ tools, initialSource, initialQuery, collisions = [], 
             onChange={(e) => setQuery(e.target.value)}
             placeholder="Search name, title or description…"
             aria-label="Search tools"
-            className="h-8 w-full rounded-md border bg-background pl-8 pr-2 outline-none focus:ring-2 focus:ring-ring/40"
+            className="h-8 w-full rounded-md border bg-background pl-8 pr-2 outline-none focus-visible:ring-2 focus-visible:ring-ring"
           />
         </label>
         <select value={source} onChange={(e) => setSource(e.target.value)} aria-label="Filter by source" className="h-8 rounded-md border bg-background px-2">

@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
 import { reportError } from "@/components/ui/report-error";
+import { scrollRegion } from "@/components/ui/scroll-region";
 
 /** A tool as the page lists it: names and its triggers at page load. */
 export interface TriggerTool {
@@ -110,7 +111,7 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
             aria-label="Message"
             maxLength={MAX_MESSAGE_LENGTH}
             rows={4}
-            className="block w-full resize-y rounded-md border bg-background px-3 py-2 outline-none focus:ring-2 focus:ring-ring/40"
+            className="block w-full resize-y rounded-md border bg-background px-3 py-2 outline-none focus-visible:ring-2 focus-visible:ring-ring"
           />
           <div className="mt-2 flex flex-wrap items-center gap-1.5" role="group" aria-label="Example messages">
             <span className="text-[12px] text-muted-foreground">Try:</span>
@@ -135,7 +136,9 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
               <div className="mb-1 text-[11px] font-medium uppercase tracking-wide text-muted-foreground">Matched phrases</div>
               <p
                 data-testid="trigger-preview"
-                className={`max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border bg-muted/40 px-3 py-2 leading-6 ${pending ? "opacity-60" : ""}`}
+                {...scrollRegion("Matched phrases")}
+                aria-busy={pending || undefined}
+                className={`max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border bg-muted/40 px-3 py-2 leading-6 ${pending ? "border-dashed" : ""}`}
               >
                 {segments.map((s) =>
                   s.hits ? (
@@ -202,7 +205,7 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
         {tools.length === 0 ? (
           <p className="p-6 text-center text-muted-foreground">No tools are registered.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" {...scrollRegion("Every tool's triggers")}>
             <table className="w-full text-left text-[13px]" data-testid="trigger-table">
               <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
                 <tr>

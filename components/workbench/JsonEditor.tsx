@@ -15,6 +15,8 @@ type Props = {
   readOnly?: boolean;
   /** JSONC: comments and trailing commas allowed (for this model only, through its schema). */
   jsonc?: boolean;
+  /** The editor's accessible name. */
+  label?: string;
   /** The schema's URI; set it to where a `"$schema"` in the text resolves (relative to modelPath) so that one is used. */
   schemaUri?: string;
 };
@@ -33,7 +35,7 @@ function useDarkMode(): boolean {
 }
 
 /** Monaco JSON editor, uncontrolled (a controlled value drops keystrokes), kept in sync by diffing. */
-export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly, jsonc, schemaUri }: Props) {
+export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly, jsonc, schemaUri, label = "JSON editor" }: Props) {
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
   const onRunRef = useRef(onRun);
   onRunRef.current = onRun;
@@ -94,9 +96,14 @@ export default function JsonEditor({ value, onChange, schema, modelPath, onRun, 
           readOnly,
           renderLineHighlight: "none",
           fixedOverflowWidgets: true,
+          ariaLabel: `${label}. Tab indents; press Control+M first to move focus with Tab.`,
         }}
         loading={<div className="p-3 text-muted-foreground">Loading editor…</div>}
       />
+      {/* Monaco keeps Tab for indenting; its own key (Ctrl+M) lets Tab leave, so the editor never traps the keyboard. */}
+      <p className="border-t bg-muted/40 px-2.5 py-1 text-[11px] text-muted-foreground" data-testid="editor-keys">
+        <kbd className="font-mono">Ctrl+M</kbd>: Tab moves focus out of the editor (again: Tab indents).
+      </p>
     </div>
   );
 }

@@ -7,12 +7,14 @@ import { customizeValidator } from "@rjsf/validator-ajv8";
 import Ajv2020 from "ajv/dist/2020";
 import { SelectWidget } from "./widgets/SelectWidget";
 import { DomainSelectWidget } from "./widgets/DomainSelectWidget";
+import { BaseInputTemplate } from "./templates/BaseInputTemplate";
 import type { DomainFormContext } from "./domain-options";
 
 // Tool schemas are JSON Schema 2020-12 unless they say otherwise; strict off for vendor keywords.
 const validator = customizeValidator({ AjvClass: Ajv2020, ajvOptionsOverrides: { strict: false } });
 
 const widgets = { SelectWidget, domain: DomainSelectWidget };
+const templates = { BaseInputTemplate };
 
 type Props = {
   schema: RJSFSchema;
@@ -35,6 +37,7 @@ export const ParamForm = forwardRef<CoreForm, Props>(function ParamForm({ schema
         uiSchema={ui}
         validator={validator}
         widgets={widgets}
+        templates={templates}
         formData={formData}
         formContext={formContext}
         onChange={(e) => onChange(e.formData)}

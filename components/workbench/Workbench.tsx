@@ -49,6 +49,29 @@ type Failure = { message: string; denied: boolean };
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
+/** What the live region says when a run ends (the result itself is read where the focus lands). */
+function runSummary(run: Run, fieldErrors: number): string {
+  const took = run.durationMs !== null && run.durationMs !== undefined ? ` in ${run.durationMs} ms` : "";
+  if (fieldErrors) return `Run rejected: ${fieldErrors} field error${fieldErrors === 1 ? "" : "s"}. Focus is on the first.`;
+  if (run.error) return `Run ${run.status}${took}: ${run.error.kind}, ${run.error.message}`;
+  return `Run ${run.status}${took}.${run.outputValid === false ? " The output violates its schema." : ""}`;
+}
+
+/**
+ * Focus the first field the server flagged (RJSF renders `<id>__error` beside it), once the form
+ * has drawn the errors; a few frames at most.
+ */
+function focusFirstFieldError(form: HTMLElement | null, otherwise: () => void, tries = 10) {
+  const error = form?.querySelector<HTMLElement>('[id$="__error"]');
+  const field = error ? document.getElementById(error.id.slice(0, -"__error".length)) : null;
+  if (field) {
+    field.focus();
+    // An error on the whole object (no single field to fix): the result says what is wrong.
+    if (document.activeElement !== field) otherwise();
+  } else if (tries > 0) requestAnimationFrame(() => focusFirstFieldError(form, otherwise, tries - 1));
+  else otherwise();
+}
+
 /** Server field errors (JSON pointers) to RJSF's error tree, so they show beside the fields. */
 function toErrorSchema(details: FieldError[]): ErrorSchema {
   const root: Record<string, unknown> = {};
@@ -76,6 +99,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
   const [runs, setRuns] = useState(recentRuns);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const resultRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLDivElement>(null);
+  // Said by the live region: the run started, its progress, how it ended.
+  const [announcement, setAnnouncement] = useState("");
   const router = useRouter();
   const [agent, setAgent] = useState<string | null>(initialAgent);
   const domains = useDomainOptions(tool, agent, args);
@@ -118,6 +144,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
     setRunning({});
     setFailure(null);
     setExtraErrors(undefined);
+    setAnnouncement(`Running ${tool.name}…`);
     try {
       const res = await fetch(`/api/tools/${encodeURIComponent(tool.name)}/run`, {
         method: "POST",
@@ -126,17 +153,25 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
       });
       const final = await readRunStream(res, {
         started: (runId) => setRunning((r) => ({ ...r, runId })),
-        progress: (progress) => setRunning((r) => ({ ...r, progress })),
+        progress: (progress) => {
+          setRunning((r) => ({ ...r, progress }));
+          setAnnouncement(`Progress ${progress.progress}${progress.total ? ` of ${progress.total}` : ""}${progress.message ? `: ${progress.message}` : ""}`);
+        },
       });
       setRun(final);
-      requestAnimationFrame(() => resultRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
       const fieldErrors = final.error?.details?.filter((d) => d.path !== "/confirm") ?? [];
-      if (fieldErrors.length) setExtraErrors(toErrorSchema(fieldErrors));
+      setAnnouncement(runSummary(final, fieldErrors.length));
+      // Focus goes where the answer is: the first field to fix, else the result.
+      if (fieldErrors.length) {
+        setExtraErrors(toErrorSchema(fieldErrors));
+        requestAnimationFrame(() => focusFirstFieldError(formRef.current, () => resultRef.current?.focus()));
+      } else requestAnimationFrame(() => resultRef.current?.focus());
       // The server knew the tool as destructive when this page did not (its definition changed): ask now.
       if (!confirmed && final.status === "rejected" && final.error?.details?.some((d) => d.path === "/confirm")) setConfirming(true);
     } catch (e) {
       setFailure({ message: (e as Error).message, denied: e instanceof RunRequestError && e.denied });
-      requestAnimationFrame(() => resultRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
+      setAnnouncement(`The run did not start: ${(e as Error).message}`);
+      requestAnimationFrame(() => resultRef.current?.focus());
     } finally {
       setRunning(null);
       refreshRuns().catch(reportError);
@@ -188,10 +223,12 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           }
         >
           {domains.enabled && <AgentPicker state={domains} agent={agent} onAgent={setAgent} />}
-          <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={domains.formContext} />
+          <div ref={formRef}>
+            <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={domains.formContext} />
+          </div>
         </Card>
         <Card className="self-start lg:sticky lg:top-16" title="Arguments (JSON)" actions={jsonError ? <span className="text-[12px] text-destructive" role="status">{jsonError}</span> : <span className="text-[12px] text-muted-foreground">in sync with the form</span>}>
-          <JsonEditor value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={requestRun} height={420} />
+          <JsonEditor label="Arguments (JSON)" value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={requestRun} height={420} />
         </Card>
       </div>
 
@@ -226,7 +263,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
         </label>
         {running && (
           <div className="flex min-w-48 flex-1 items-center gap-2" data-testid="progress">
-            <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-muted" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+            <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-muted" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
               <div className={`h-full rounded-full bg-primary transition-all ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct !== undefined ? { width: `${pct}%` } : undefined} />
             </div>
             <span className="whitespace-nowrap text-[12px] text-muted-foreground">
@@ -238,7 +275,8 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card title="Result">
-          <div data-testid="result-panel" ref={resultRef} className="scroll-mb-4">
+          <p role="status" aria-live="polite" className="sr-only" data-testid="run-announcer">{announcement}</p>
+          <div data-testid="result-panel" ref={resultRef} tabIndex={-1} role="region" aria-label="Result" className="scroll-mb-4 rounded-md">
             {failure && (failure.denied ? <DeniedNotice message={failure.message} /> : <p role="alert" className="text-destructive">{failure.message}</p>)}
             {!failure && run?.status === "rejected" && run.error?.kind === "permission_denied" && <DeniedNotice recorded />}
             {run ? <RunOutput run={run} /> : !failure && <p className="text-muted-foreground">{canRun ? "Fill the form (or the JSON) and press Run. The result and its run record appear here." : "You can fill the form and look at the arguments; running needs a role you do not have."}</p>}

@@ -61,7 +61,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       </div>
       <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="space-y-4">
-          <Card title="Arguments"><JsonView value={run.arguments} /></Card>
+          <Card title="Arguments"><JsonView value={run.arguments} label="Arguments" /></Card>
           <Card title="Outcome"><RunOutput run={run} showLink={false} /></Card>
         </div>
         <Card title="Details" className="self-start">

@@ -49,8 +49,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <DiffCard title="Output" rows={diffJson(output(a), output(b))} />
       <DiffCard title="Error" rows={diffJson(a.error, b.error)} />
       <div className="grid gap-4 md:grid-cols-2">
-        <Card title="Left arguments"><JsonView value={a.arguments} /></Card>
-        <Card title="Right arguments"><JsonView value={b.arguments} /></Card>
+        <Card title="Left arguments"><JsonView value={a.arguments} label="Left arguments" /></Card>
+        <Card title="Right arguments"><JsonView value={b.arguments} label="Right arguments" /></Card>
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { WidgetProps } from "@rjsf/utils";
 import { ariaDescribedByIds } from "@rjsf/utils";
 import { AlertTriangle, Check, ChevronDown } from "lucide-react";
@@ -22,6 +22,10 @@ export function DomainSelectWidget(props: WidgetProps) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const listId = useId();
+  const optionId = (i: number) => `${listId}-${i}`;
 
   const current = typeof value === "string" && value !== "" ? value : undefined;
   const selected = options?.find((o) => o.value === current);
@@ -41,42 +45,76 @@ export function DomainSelectWidget(props: WidgetProps) {
     return () => document.removeEventListener("mousedown", close);
   }, [open]);
 
+  const clearable = !required && current !== undefined;
+  const searchable = (options?.length ?? 0) >= SEARCH_FROM;
+
+  // Opened, the list (or its search box) takes the focus and marks the active choice; closed, the focus is back on the button.
+  useEffect(() => {
+    if (open && !searchable) list.current?.focus();
+  }, [open, searchable]);
+  useEffect(() => {
+    if (open) document.getElementById(optionId(active))?.scrollIntoView({ block: "nearest" });
+  });
+
+  const show = () => {
+    const at = shown.findIndex((o) => o.value === current);
+    setActive(at >= 0 ? at : 0);
+    setOpen(true);
+  };
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    setQuery("");
+    if (refocus) requestAnimationFrame(() => button.current?.focus());
+  };
   const choose = (o: DomainOption | null) => {
     if (o?.disabled) return;
     onChange(o ? o.value : undefined);
-    setOpen(false);
-    setQuery("");
+    close(true);
   };
 
   const onKey = (e: React.KeyboardEvent) => {
-    if (e.key === "Escape") return setOpen(false);
+    if (e.key === "Escape" && open) {
+      e.preventDefault();
+      e.stopPropagation();
+      return close(true);
+    }
+    if (e.key === "Tab" && open) return close(false);
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
-      if (!open) return setOpen(true);
-      setActive((a) => Math.max(0, Math.min(shown.length - 1, a + (e.key === "ArrowDown" ? 1 : -1))));
+      if (!open) return show();
+      // -1 is "Clear", offered above the choices when the field is optional and set.
+      setActive((a) => Math.max(clearable ? -1 : 0, Math.min(shown.length - 1, a + (e.key === "ArrowDown" ? 1 : -1))));
     }
-    if (e.key === "Enter" && open) {
+    if (open && (e.key === "Home" || e.key === "End")) {
       e.preventDefault();
+      setActive(e.key === "Home" ? 0 : shown.length - 1);
+    }
+    if (open && (e.key === "Enter" || (e.key === " " && !searchable))) {
+      e.preventDefault();
+      if (active === -1) return choose(null);
       const o = shown[active];
       if (o) choose(o);
     }
   };
+  const activeId = open && (active === -1 ? clearable : shown[active]) ? optionId(active) : undefined;
 
   let lastGroup: string | undefined;
   return (
     <div ref={box} className="relative" onKeyDown={onKey} data-testid={`domain-${path}`} data-domain={domain}>
       <button
         id={id}
+        ref={button}
         type="button"
         disabled={disabled || readonly}
         aria-haspopup="listbox"
         aria-expanded={open}
+        aria-controls={open ? listId : undefined}
         aria-invalid={stale || rawErrors.length > 0 || undefined}
         aria-describedby={ariaDescribedByIds(id)}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => (open ? close(false) : show())}
         onFocus={() => onFocus(id, current)}
         onBlur={() => onBlur(id, current)}
-        className="flex h-9 w-full items-center gap-2 rounded-md border border-input bg-background px-2.5 text-left text-sm shadow-xs outline-none focus:ring-2 focus:ring-ring/40 aria-invalid:border-destructive dark:bg-input/30"
+        className="flex h-9 w-full items-center gap-2 rounded-md border border-input bg-background px-2.5 text-left text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive dark:bg-input/30"
       >
         <span className={`min-w-0 flex-1 truncate ${current ? "" : "text-muted-foreground"}`}>
           {current ? (selected?.label ?? current) : ctx?.loading && !options ? "Loading choices…" : "Choose…"}
@@ -84,14 +122,16 @@ export function DomainSelectWidget(props: WidgetProps) {
         </span>
         {selected?.hint && <span className="truncate text-[12px] text-muted-foreground">{selected.hint}</span>}
         <span className="rounded bg-muted px-1 font-mono text-[10px] text-muted-foreground" title="option domain">{domain}</span>
-        <ChevronDown className="size-4 shrink-0 opacity-50" />
+        <ChevronDown className="size-4 shrink-0 opacity-50" aria-hidden />
       </button>
 
       {open && (
         <div className="absolute z-40 mt-1 w-full overflow-hidden rounded-md border bg-popover text-popover-foreground shadow-lg">
-          {(options?.length ?? 0) >= SEARCH_FROM && (
+          {searchable && (
             <input
               autoFocus
+              aria-controls={listId}
+              aria-activedescendant={activeId}
               value={query}
               onChange={(e) => {
                 setQuery(e.target.value);
@@ -99,12 +139,20 @@ export function DomainSelectWidget(props: WidgetProps) {
               }}
               placeholder="Search choices…"
               aria-label={`Search ${domain} choices`}
-              className="w-full border-b bg-transparent px-3 py-2 text-sm outline-none"
+              className="w-full border-b bg-transparent px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
             />
           )}
-          <ul role="listbox" aria-label={`${domain} choices`} className="max-h-72 overflow-auto py-1">
-            {!required && current && (
-              <li role="option" aria-selected={false} onMouseDown={(e) => e.preventDefault()} onClick={() => choose(null)} className="cursor-pointer px-3 py-1.5 text-muted-foreground hover:bg-accent">
+          <ul
+            ref={list}
+            id={listId}
+            role="listbox"
+            tabIndex={-1}
+            aria-label={`${domain} choices`}
+            aria-activedescendant={searchable ? undefined : activeId}
+            className="max-h-72 overflow-auto py-1 outline-none"
+          >
+            {clearable && (
+              <li id={optionId(-1)} role="option" aria-selected={false} onMouseDown={(e) => e.preventDefault()} onClick={() => choose(null)} className={`cursor-pointer px-3 py-1.5 text-muted-foreground hover:bg-accent ${active === -1 ? "bg-accent" : ""}`}>
                 Clear
               </li>
             )}
@@ -120,15 +168,16 @@ export function DomainSelectWidget(props: WidgetProps) {
                 <li key={o.value} role="presentation">
                   {header && <div className="px-3 pb-0.5 pt-2 text-[11px] font-semibold uppercase tracking-wide text-muted-foreground">{header}</div>}
                   <div
+                    id={optionId(i)}
                     role="option"
                     aria-selected={o.value === current}
                     aria-disabled={o.disabled || undefined}
                     onMouseEnter={() => setActive(i)}
                     onMouseDown={(e) => e.preventDefault()}
                     onClick={() => choose(o)}
-                    className={`flex cursor-pointer items-center gap-2 px-3 py-1.5 ${i === active ? "bg-accent" : ""} ${o.disabled ? "cursor-not-allowed opacity-50" : ""}`}
+                    className={`flex cursor-pointer items-center gap-2 px-3 py-1.5 ${i === active ? "bg-accent shadow-[inset_3px_0_0_var(--ring)]" : ""} ${o.disabled ? "cursor-not-allowed text-muted-foreground line-through decoration-muted-foreground/60" : ""}`}
                   >
-                    <Check className={`size-3.5 ${o.value === current ? "" : "invisible"}`} />
+                    <Check className={`size-3.5 ${o.value === current ? "" : "invisible"}`} aria-hidden />
                     <span className="truncate">{o.label ?? o.value}</span>
                     {o.label && o.label !== o.value && <span className="font-mono text-[11px] text-muted-foreground">{o.value}</span>}
                     {o.hint && <span className="ml-auto truncate pl-2 text-[12px] text-muted-foreground">{o.hint}</span>}
@@ -142,7 +191,7 @@ export function DomainSelectWidget(props: WidgetProps) {
 
       {stale && (
         <p role="alert" data-testid="stale-value" className="mt-1 flex items-center gap-1.5 rounded-md border border-warning/50 bg-warning/10 px-2 py-1 text-[12px]">
-          <AlertTriangle className="size-3.5 shrink-0" />
+          <AlertTriangle className="size-3.5 shrink-0" aria-hidden />
           <span>
             <b className="font-mono">{current}</b> {selected?.disabled ? "is disabled" : "is no longer a choice"} in the current config; the server will reject it.
           </span>

@@ -8,8 +8,10 @@ import { Widgets } from "@rjsf/shadcn";
  * type-to-find for free (the theme's popover button carries no id, so its label points nowhere).
  * Multiple choice keeps the theme's widget.
  */
+const VARIANT_SELECTOR = /__(one|any)of_select$/;
+
 export function SelectWidget(props: WidgetProps) {
-  const { id, options, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors = [], multiple, placeholder } = props;
+  const { id, options, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors = [], multiple, placeholder, label } = props;
   if (multiple) return <Widgets.SelectWidget {...props} />;
   const { enumOptions = [], enumDisabled, emptyValue } = options;
   const index = enumOptionsIndexForValue(value, enumOptions, false);
@@ -23,12 +25,14 @@ export function SelectWidget(props: WidgetProps) {
       required={required}
       disabled={disabled || readonly}
       autoFocus={autofocus}
+      // The oneOf/anyOf variant selector has no <label for>: its name is the field's title.
+      aria-label={VARIANT_SELECTOR.test(id) ? label : undefined}
       aria-invalid={rawErrors.length > 0 || undefined}
       aria-describedby={ariaDescribedByIds(id)}
       onChange={(e) => onChange(decode(e.target.value))}
       onBlur={(e) => onBlur(id, decode(e.target.value))}
       onFocus={(e) => onFocus(id, decode(e.target.value))}
-      className="h-9 w-full rounded-md border border-input bg-background px-2.5 text-sm shadow-xs outline-none focus:ring-2 focus:ring-ring/40 aria-invalid:border-destructive dark:bg-input/30"
+      className="h-9 w-full rounded-md border border-input bg-background px-2.5 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive dark:bg-input/30"
     >
       {(!required || selected === "") && <option value="">{placeholder || (required ? "Choose…" : "—")}</option>}
       {enumOptions.map((o, i) => (
