@@ -5,8 +5,8 @@ import { dbTimeouts } from "./faults";
  * Is the PostgreSQL server reachable? Asked by the door (proxy.ts) before a page renders, so a
  * page answers 503 with a page that says so, as the API does, instead of failing half-way.
  * Plain pg on one connection of its own (the proxy holds no Prisma client), bounded by the same
- * timeouts as every query; an answer is reused for a second, so a busy studio asks at most once
- * a second. Always true for the embedded database (PGlite lives in this process).
+ * timeouts as every query: one `SELECT 1` per page request (requests at the same moment share
+ * it), a few hundred microseconds on a local server. Always true for the embedded database (PGlite lives in this process).
  */
 const CACHE_MS = 1000;
 
@@ -23,7 +23,9 @@ const h = (g.__toolStudioDbHealth ??= { at: 0, ok: true });
 
 export async function databaseReachable(url = process.env.DATABASE_URL): Promise<boolean> {
   if (!url) return true;
-  if (Date.now() - h.at < CACHE_MS && h.url === url) return h.ok;
+  // "Unreachable" is reused for a second; "reachable" is not (a database that froze a moment
+  // ago must not let pages through to fail half-way). Requests at the same moment share one check.
+  if (!h.ok && Date.now() - h.at < CACHE_MS && h.url === url) return false;
   return (h.pending ??= check(url).finally(() => (h.pending = undefined)));
 }
 
