@@ -2,8 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditConfigSave, AuditLog, runAuditHook, watchConfigChanges, type AuditEntry } from "@/lib/audit";
+import { AuditLog, runAuditHook, type AuditEntry } from "@/lib/audit";
+import { ConfigRevisions } from "@/lib/config/revisions";
 import { ConfigStore } from "@/lib/config/store";
+import { ConfigSync } from "@/lib/config/sync";
 import { executeTool } from "@/lib/execution/execute";
 import { requestOrigin } from "@/lib/http/http";
 import { Registry } from "@/lib/registry/registry";
@@ -88,17 +90,17 @@ describe("config changes", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("records the file in use at start once, then disk edits, API saves (once, with the caller) and bad edits", async () => {
-    const actor = () => "local:ann";
-    const watch = watchConfigChanges(audit, store, { actor });
-    await watch.idle();
+  it("records the file at the first start once, then disk edits and API saves (once, with the caller), not bad edits", async () => {
+    const fileAuthor = () => "local:ann";
+    const sync = new ConfigSync({ store, revisions: new ConfigRevisions(db.prisma, audit, false), fileAuthor });
+    await sync.start();
     let entries = await configEntries();
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ actor: "local:ann", target: file, from: null, detail: { source: "disk", atStartup: true, sha256: sha256Hex("{}\n"), error: null } });
+    expect(entries[0]).toMatchObject({ actor: "local:ann", target: file, from: null, detail: { source: "disk", revision: 1, sha256: sha256Hex("{}\n"), error: null } });
 
     // a second start with the same file records nothing new
-    const again = watchConfigChanges(audit, new ConfigStore(file, { createFromExample: false }), { actor });
-    await again.idle();
+    const again = new ConfigSync({ store: new ConfigStore(file, { createFromExample: false }), revisions: new ConfigRevisions(db.prisma, audit, false), fileAuthor });
+    await again.start();
     again.stop();
     expect(await configEntries()).toHaveLength(1);
 
@@ -106,29 +108,28 @@ describe("config changes", () => {
     const edited = '{ // edited by hand\n  "agents": []\n}\n';
     fs.writeFileSync(file, edited);
     const disk = await waitFor(async () => (await configEntries())[1], "the disk edit");
-    expect(disk.detail).toEqual({ source: "disk", version: 2, sha256: sha256Hex(edited), error: null });
+    expect(disk.detail).toEqual({ source: "disk", revision: 2, version: sha256Hex(edited), sha256: sha256Hex(edited), error: null });
 
-    // a save through the API: recorded by the route, with where it came from, and not again by the watcher
+    // a save through the API: recorded with where it came from, and not again by the watcher
     const saved = '{ "agents": [] }\n';
     const req = new Request("http://127.0.0.1/api/config", { method: "PUT", headers: { "x-forwarded-for": "10.1.2.3, 127.0.0.1", "user-agent": "curl/8.5" } });
-    const r = store.save(saved, { expectedVersion: 2 });
+    const r = await sync.save(saved, { author: "local:ann", from: requestOrigin(req), expectedVersion: sha256Hex(edited) });
     expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    await auditConfigSave(audit, store, r.state, { text: saved, actor: "local:ann", from: requestOrigin(req) });
     await new Promise((res) => setTimeout(res, 300)); // let the directory watcher see the rename
-    await watch.idle();
+    await sync.idle();
     entries = await configEntries();
     expect(entries).toHaveLength(3);
-    expect(entries[2]).toMatchObject({ from: "addr 10.1.2.3, 127.0.0.1; ua curl/8.5", detail: { source: "api", version: 3, sha256: sha256Hex(saved), error: null } });
+    expect(entries[2]).toMatchObject({ from: "addr 10.1.2.3, 127.0.0.1; ua curl/8.5", detail: { source: "api", revision: 3, sha256: sha256Hex(saved), error: null } });
 
-    // a broken edit on disk is a change too (the studio keeps the last good config)
+    // a broken edit on disk is reported by the store but is not a revision (nothing to audit)
     fs.writeFileSync(file, "{ oops");
-    const broken = await waitFor(async () => (await configEntries())[3], "the broken edit");
-    expect(broken.detail).toMatchObject({ source: "disk", version: 4, error: "syntax" });
+    await waitFor(async () => (store.current().error?.kind === "syntax" ? true : undefined), "the broken edit");
+    await new Promise((res) => setTimeout(res, 100));
+    await sync.idle();
+    expect(await configEntries()).toHaveLength(3);
+    expect(store.current().config.agents).toEqual([]); // the last good config stays in use
 
-    watch.stop();
-    await watch.idle();
-    expect(await configEntries()).toHaveLength(4);
+    sync.stop();
     expect((await audit.verify()).ok).toBe(true);
   });
 });

@@ -38,7 +38,12 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
     <div className="space-y-4" data-testid="config-editor">
       <div className="flex flex-wrap items-center gap-2 rounded-lg border bg-card px-3 py-2">
         <code className="font-mono text-[12px]" data-testid="config-path" title="The config file (STUDIO_CONFIG sets another)">{server.path}</code>
-        <Badge tone="neutral" title="Goes up each time the file changes">version {server.version}</Badge>
+        <Badge tone="neutral" title={`Version ${server.version}: the hash of the file's text, the same on every instance`}>version {short(server.version)}</Badge>
+        {server.revision && (
+          <span className="text-[12px] text-muted-foreground" data-testid="config-revision" title={`Saved ${server.revision.createdAt} (${server.revision.source === "file" ? "an edit of the file" : "through the studio"})`}>
+            revision {server.revision.id} by {server.revision.author}
+          </span>
+        )}
         <span className="text-[12px] text-muted-foreground" title={server.loadedAt}>read {formatTime(server.loadedAt)}</span>
         <span className="ml-auto flex items-center gap-2">
           {dirty && <Badge tone="warning">unsaved edits</Badge>}
@@ -78,7 +83,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
               <div role="status" className="flex flex-wrap items-center gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2" data-testid="config-changed-on-disk">
                 <AlertTriangle className="size-4 shrink-0 text-warning" />
                 <span className="flex-1">
-                  <strong className="font-medium">Changed on disk</strong> (now version {newerOnDisk}) while you have unsaved edits here.
+                  <strong className="font-medium">Changed on disk</strong> (now version {short(newerOnDisk)}) while you have unsaved edits here.
                 </span>
                 <button type="button" className={buttonClass.secondary} onClick={() => loadFromDisk().catch(reportError)} title="Replace your unsaved edits with the file as it is on disk">
                   <HardDriveDownload className="size-3.5" /> Load from disk
@@ -108,7 +113,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
               )}
               {savedAt !== null && !problem && (
                 <span role="status" className="text-success" data-testid="config-saved">
-                  Saved: version {server.version} is in use.
+                  Saved: version {short(server.version)} is in use.
                 </span>
               )}
             </div>
@@ -117,7 +122,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
           </div>
         </Card>
 
-        <Card title={`In use${server.configVersion !== null ? ` (version ${server.configVersion})` : " (empty default)"}`} className="self-start lg:sticky lg:top-16" bodyClassName="max-h-[calc(100vh-9rem)] overflow-auto p-4" scrollLabel="Config in use">
+        <Card title={`In use${server.configVersion !== null ? ` (version ${short(server.configVersion)})` : " (empty default)"}`} className="self-start lg:sticky lg:top-16" bodyClassName="max-h-[calc(100vh-9rem)] overflow-auto p-4" scrollLabel="Config in use">
           <ConfigSummary config={server.config} />
         </Card>
       </div>
@@ -150,9 +155,9 @@ function IssueList({ issues, testId }: { issues: ConfigIssue[]; testId: string }
   );
 }
 
-function DiskErrorBanner({ error, configVersion }: { error: ConfigError; configVersion: number | null }) {
+function DiskErrorBanner({ error, configVersion }: { error: ConfigError; configVersion: string | null }) {
   const where = error.line > 0 ? `${error.file}:${error.line}:${error.column}` : error.file;
-  const fallback = configVersion !== null ? `the last good config (version ${configVersion}) is still in use` : "an empty config is in use until the file is fixed";
+  const fallback = configVersion !== null ? `the last good config (version ${short(configVersion)}) is still in use` : "an empty config is in use until the file is fixed";
   const title =
     error.kind === "not_found" ? `${error.file} was not found` : error.kind === "io" ? `${error.file} could not be read` : `The config file on disk is invalid: ${where}`;
   return (
@@ -180,4 +185,9 @@ function SaveProblemBanner({ problem }: { problem: SaveProblem }) {
       <IssueList issues={problem.details} testId="config-save-issues" />
     </div>
   );
+}
+
+/** A version as people read it: the first 12 hex digits of the hash. */
+function short(version: string): string {
+  return version.slice(0, 12);
 }

@@ -7,11 +7,14 @@ import { reportError } from "@/components/ui/report-error";
 /** What GET /api/config answers (and a successful PUT). */
 export interface ConfigSnapshot {
   config: RuntimeConfig;
-  version: number;
+  /** sha256 hex of the file's text: what a save sends back as expectedVersion. */
+  version: string;
+  /** The latest config revision in the database (the same on every instance), when there is one. */
+  revision?: { id: number; author: string; source: string; createdAt: string } | null;
   loadedAt: string;
   path: string;
   error: ConfigError | null;
-  configVersion: number | null;
+  configVersion: string | null;
   raw: string;
 }
 
@@ -37,7 +40,7 @@ export interface ConfigSync {
   /** Why the last save or load failed; cleared by the next save, load or revert. */
   problem: SaveProblem | null;
   /** The version on disk that the unsaved edits did not take in (a pending conflict), else null. */
-  newerOnDisk: number | null;
+  newerOnDisk: string | null;
   /** When the last save succeeded; reset to null 4 s later. */
   savedAt: number | null;
   live: LiveStatus;
@@ -71,7 +74,7 @@ export function useConfigSync(initial: ConfigSnapshot, { canSave }: { canSave: b
   const [text, setText] = useState(initial.raw);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<SaveProblem | null>(null);
-  const [newerOnDisk, setNewerOnDisk] = useState<number | null>(null);
+  const [newerOnDisk, setNewerOnDisk] = useState<string | null>(null);
   const [savedAt, setSavedAt] = useState<number | null>(null);
   const [live, setLive] = useState<LiveStatus>("connecting");
   const dirty = text !== base.text;
@@ -110,7 +113,7 @@ export function useConfigSync(initial: ConfigSnapshot, { canSave }: { canSave: b
     es.addEventListener("error", () => setLive("reconnecting"));
     es.addEventListener("config", (ev) => {
       setLive("live");
-      let data: { version?: number; loadedAt?: string };
+      let data: { version?: string; loadedAt?: string };
       try {
         data = JSON.parse((ev as MessageEvent<string>).data);
       } catch {

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, u
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigStore, emptyConfig, parseConfigText, type ConfigState } from "./store";
+import { ConfigStore, emptyConfig, parseConfigText, versionOf, type ConfigState } from "./store";
 
 const examplePath = path.resolve(__dirname, "../../config/studio.example.jsonc");
 const exampleText = readFileSync(examplePath, "utf8");
@@ -78,8 +78,8 @@ describe("ConfigStore: loading", () => {
     const store = storeAt(file, { createFromExample: true, examplePath });
     const s = store.current();
     expect(s.error).toBeNull();
-    expect(s.version).toBe(1);
-    expect(s.configVersion).toBe(1);
+    expect(s.version).toBe(versionOf(exampleText)); // the text's hash: the same on every instance
+    expect(s.configVersion).toBe(s.version);
     expect(s.path).toBe(file);
     expect(readFileSync(file, "utf8")).toBe(exampleText);
     expect(store.raw()).toBe(exampleText);
@@ -103,7 +103,7 @@ describe("ConfigStore: loading", () => {
     const { store } = exampleStore();
     const a = store.current();
     expect(store.current()).toBe(a);
-    expect(store.current().version).toBe(1);
+    expect(store.current().version).toBe(versionOf(exampleText));
   });
 
   it("reports a missing custom path as an error with the empty config, and picks the file up once it exists", () => {
@@ -122,7 +122,8 @@ describe("ConfigStore: loading", () => {
     writeFileSync(file, small(["ops"]));
     const t = store.current();
     expect(t.error).toBeNull();
-    expect(t.version).toBe(2);
+    expect(t.version).toBe(versionOf(small(["ops"])));
+    expect(t.version).not.toBe(s.version);
     expect(t.config.agents.map((a) => a.alias)).toEqual(["ops"]);
   });
 
@@ -173,12 +174,12 @@ describe("ConfigStore: changes on disk", () => {
 
     writeFileSync(file, small(["alpha", "beta"]));
     const a = store.current();
-    expect(a.version).toBe(2);
+    expect(a.version).toBe(versionOf(small(["alpha", "beta"])));
     expect(a.config.agents.map((x) => x.alias)).toEqual(["alpha", "beta"]);
 
     replaceAtomically(file, small(["gamma"]));
     const b = store.current();
-    expect(b.version).toBe(3);
+    expect(b.version).toBe(versionOf(small(["gamma"])));
     expect(b.config.defaultAgent).toBe("gamma");
     expect(store.raw()).toBe(small(["gamma"]));
   });
@@ -196,7 +197,7 @@ describe("ConfigStore: changes on disk", () => {
     const next = nextState(store, (s) => s.config.defaultAgent === "delta");
     replaceAtomically(file, small(["delta"]));
     const s = await next.promise;
-    expect(s.version).toBe(2);
+    expect(s.version).toBe(versionOf(small(["delta"])));
     expect(s.error).toBeNull();
   });
 
@@ -204,7 +205,7 @@ describe("ConfigStore: changes on disk", () => {
     const { store, file } = exampleStore();
     let next = nextState(store, (s) => s.config.defaultAgent === "echo");
     writeFileSync(file, small(["echo"]));
-    expect((await next.promise).version).toBe(2);
+    expect((await next.promise).version).toBe(versionOf(small(["echo"])));
 
     next = nextState(store, (s) => s.error !== null);
     writeFileSync(file, '{ "agents": [ }');
@@ -229,7 +230,7 @@ describe("ConfigStore: changes on disk", () => {
 
   it("stops watching when the last subscriber leaves", async () => {
     const { store, file } = exampleStore();
-    const seen: number[] = [];
+    const seen: string[] = [];
     const off = store.subscribe((s) => seen.push(s.version));
     off();
     off(); // idempotent
@@ -250,8 +251,8 @@ describe("ConfigStore: changes on disk", () => {
     const text = '{\n  // agents\n  "agents": [\n    { "alias": "ops" }\n    { "alias": "x" }\n  ]\n}\n';
     writeFileSync(file, text);
     const s = store.current();
-    expect(s.version).toBe(2);
-    expect(s.configVersion).toBe(1);
+    expect(s.version).toBe(versionOf(text)); // the broken text's version: the file changed
+    expect(s.configVersion).toBe(versionOf(exampleText)); // the example's config is still in use
     expect(s.config.agents).toHaveLength(3); // the example's, still in use
     expect(s.error).toMatchObject({ kind: "syntax", file, line: 5, column: 5 });
     expect(s.error?.message).toBe(`${file}:5:5: syntax error: comma expected`);
@@ -328,21 +329,21 @@ describe("ConfigStore: save", () => {
     const { store, file, dir } = exampleStore();
     const before = statSync(file);
     const v = store.current().version;
-    const next = nextState(store, (s) => s.version > v);
+    const next = nextState(store, (s) => s.version !== v);
     const text = "// saved\n" + small(["india", "juliett"]);
     const r = store.save(text, { expectedVersion: v });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.state.version).toBe(v + 1);
+    expect(r.state.version).toBe(versionOf(text));
     expect(r.state.config.agents.map((a) => a.alias)).toEqual(["india", "juliett"]);
     expect(readFileSync(file, "utf8")).toBe(text);
     expect(statSync(file).ino).not.toBe(before.ino); // replaced by rename, never half-written
     expect(statSync(file).mode & 0o777).toBe(before.mode & 0o777);
     expect(readdirSync(dir)).toEqual(["studio.jsonc"]);
     expect(store.raw()).toBe(text);
-    expect((await next.promise).version).toBe(v + 1);
+    expect((await next.promise).version).toBe(versionOf(text));
     // The watcher sees our own rename too, but it is not a second change.
-    expect(store.current().version).toBe(v + 1);
+    expect(store.current().version).toBe(versionOf(text));
   });
 
   it("refuses to overwrite a file that changed since the version the editor loaded", () => {
@@ -366,7 +367,7 @@ describe("ConfigStore: save", () => {
     const file = path.join(dir, "sub", "new.jsonc");
     const store = storeAt(file);
     expect(store.current().error?.kind).toBe("not_found");
-    const r = store.save(small(["mike"]), { expectedVersion: 1 });
+    const r = store.save(small(["mike"]), { expectedVersion: store.current().version });
     expect(r.ok && r.state.error).toBeNull();
     expect(readFileSync(file, "utf8")).toBe(small(["mike"]));
   });

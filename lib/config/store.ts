@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from "jsonc-parser";
 import type { core } from "zod";
+import { sha256Hex } from "../tools/hash";
 import { RuntimeConfigSchema, type RuntimeConfig } from "./schema";
 
 /** One problem in the file, located to a 1-based line and column (UTF-16 code units, as editors count). */
@@ -36,14 +37,17 @@ export interface ConfigError {
 export interface ConfigState {
   /** The config in use: the last good one read from the file, else the empty default. Frozen. */
   config: RuntimeConfig;
-  /** Goes up by one each time the file's text changes (including becoming invalid or missing). */
-  version: number;
+  /**
+   * sha256 hex of the file's text (of a marker when it is missing or unreadable): changes whenever
+   * the text does, and is the same for the same text on every instance (the revision hash).
+   */
+  version: string;
   /** When the file's current text was read (ISO 8601). */
   loadedAt: string;
   /** Why the file's current text is not in use, or null when it is. */
   error: ConfigError | null;
   /** The version `config` was read from; null while it is the empty default (no good file yet). */
-  configVersion: number | null;
+  configVersion: string | null;
   /** Absolute path of the file. */
   path: string;
 }
@@ -134,7 +138,7 @@ export class ConfigStore {
     this.createFromExample = opts.createFromExample ?? !custom;
     this.examplePath = opts.examplePath ?? defaultExamplePath();
     this.debounceMs = opts.debounceMs ?? 50;
-    this.state = Object.freeze({ config: emptyConfig(), version: 0, loadedAt: new Date().toISOString(), error: null, configVersion: null, path: this.path });
+    this.state = Object.freeze({ config: emptyConfig(), version: versionOf(""), loadedAt: new Date().toISOString(), error: null, configVersion: null, path: this.path });
   }
 
   /** The config in use; re-reads the file first if it changed on disk. */
@@ -162,12 +166,11 @@ export class ConfigStore {
    * directory, fsync, rename). Invalid text is refused without touching the file. With
    * `expectedVersion`, refuses when the file changed since that version.
    */
-  save(text: string, opts: { expectedVersion?: number } = {}): SaveResult {
+  save(text: string, opts: { expectedVersion?: string } = {}): SaveResult {
     const before = this.current();
     const shown = displayPath(this.path);
     if (opts.expectedVersion !== undefined && opts.expectedVersion !== before.version) {
-      const message = `${shown} was changed by someone else since you loaded it (you edited version ${opts.expectedVersion}, the file is now version ${before.version}); reload it and apply your edits again.`;
-      return { ok: false, error: { kind: "conflict", file: shown, line: 0, column: 0, message, issues: [] } };
+      return { ok: false, error: conflictError(shown, opts.expectedVersion, before.version) };
     }
     const parsed = parseConfigText(text, this.path);
     if (!parsed.ok) return parsed;
@@ -246,7 +249,7 @@ export class ConfigStore {
     this.text = text;
     this.textKey = key;
 
-    const version = this.state.version + 1;
+    const version = versionOf(key);
     let { config, configVersion } = this.state;
     let error = readError;
     if (!readError) {
@@ -341,6 +344,22 @@ export function getConfigStore(): ConfigStore {
 }
 
 // ---- helpers ----
+
+/** The version of a text: its sha256 (hex). Unambiguous across instances, unlike a counter. */
+export function versionOf(text: string): string {
+  return sha256Hex(text);
+}
+
+/** A version as people read it: its first 12 hex digits. */
+export function shortVersion(v: string): string {
+  return v.slice(0, 12);
+}
+
+/** Refused: the config changed since the version the editor loaded. */
+export function conflictError(file: string, expected: string, now: string): ConfigError {
+  const message = `${file} was changed by someone else since you loaded it (you edited version ${shortVersion(expected)}, the config is now version ${shortVersion(now)}); reload it and apply your edits again.`;
+  return { kind: "conflict", file, line: 0, column: 0, message, issues: [] };
+}
 
 function signatureOf(st: fs.Stats): string {
   return `${st.ino}:${st.size}:${st.mtimeMs}`;

@@ -17,6 +17,8 @@ export type DbKind = "pg" | "pglite";
 export interface Db {
   prisma: PrismaClient;
   kind: DbKind;
+  /** PostgreSQL's connection string (for connections of its own: LISTEN); undefined on PGlite. */
+  url?: string;
   /** Applies pending migrations through the same driver (PGlite allows one instance per data dir). */
   migrate(opts?: MigrateOptions): Promise<MigrateResult>;
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
     return {
       prisma,
       kind: "pg",
+      url,
       // A dedicated connection: the advisory lock and the per-migration transactions need one session.
       async migrate(mopts) {
         const client = new pg.Client({ connectionString: url });

@@ -1,6 +1,7 @@
 import { applyEdits, modify, parse } from "jsonc-parser";
 import type { AuditLog } from "../audit/log";
-import type { ConfigState, ConfigStore } from "../config/store";
+import type { ConfigState } from "../config/store";
+import type { ConfigWriter } from "../config/sync";
 import { saveConfigOrThrow, ServerEditError } from "../servers/apply";
 import type { JsonSchema } from "../tools/spec";
 
@@ -21,7 +22,7 @@ export function setOutputSchemaInConfigText(text: string, tool: string, schema: 
  * of an outputSchema.
  */
 export async function adoptOutputSchema(
-  deps: { store: ConfigStore; audit: AuditLog },
+  deps: { config: ConfigWriter; audit: AuditLog },
   tool: string,
   inferred: JsonSchema,
   who: { actor: string; userId: string | null; from: string | null; samples: number },
@@ -29,8 +30,8 @@ export async function adoptOutputSchema(
   if (inferred.type !== "object") {
     throw new ServerEditError(409, "conflict", `The observed output of "${tool}" is not always an object, so it cannot be an outputSchema.`);
   }
-  const before = deps.store.current();
-  const text = setOutputSchemaInConfigText(deps.store.raw(), tool, inferred);
+  const before = deps.config.store.current();
+  const text = setOutputSchemaInConfigText(deps.config.store.raw(), tool, inferred);
   if (text === null) throw new ServerEditError(404, "not_found", `No tool named "${tool}" is defined in the config (only runtime tools can adopt a schema).`);
   const saved = await saveConfigOrThrow(deps, text, { actor: who.actor, from: who.from, expectedVersion: before.version });
   await deps.audit.append({

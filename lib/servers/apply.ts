@@ -1,6 +1,6 @@
-import { auditConfigSave } from "../audit/config";
 import type { AuditLog } from "../audit/log";
-import type { ConfigStore, ConfigState, SaveResult } from "../config/store";
+import type { ConfigState, SaveResult } from "../config/store";
+import type { ConfigWriter } from "../config/sync";
 import type { RuntimeConfig } from "../config/schema";
 
 /** What a config edit needs of the MCP manager: connect and disconnect to match the new list. */
@@ -9,19 +9,18 @@ export interface McpSync {
 }
 
 /**
- * The one way the studio writes its runtime config: save (atomic, refused when the file changed
- * since `expectedVersion`), then its "config.change" audit entry, then what follows from it
- * (MCP servers connect or disconnect at once rather than on the next change event).
+ * The one way the studio writes its runtime config: a new revision with its "config.change"
+ * audit entry (refused when the config moved past `expectedVersion`, on any instance), the file
+ * written, then what follows from it (MCP servers connect or disconnect at once rather than on
+ * the next change event).
  */
 export async function saveConfig(
-  deps: { store: ConfigStore; audit: AuditLog; mcp?: McpSync },
+  deps: { config: ConfigWriter; mcp?: McpSync },
   text: string,
-  who: { actor: string; from: string | null; expectedVersion?: number },
+  who: { actor: string; from: string | null; expectedVersion?: string },
 ): Promise<SaveResult> {
-  const r = deps.store.save(text, { expectedVersion: who.expectedVersion });
+  const r = await deps.config.save(text, { author: who.actor, from: who.from, expectedVersion: who.expectedVersion });
   if (!r.ok) return r;
-  // Right after save(), before any other await: marks this version as the API's (one entry, with `from`).
-  await auditConfigSave(deps.audit, deps.store, r.state, { text, actor: who.actor, from: who.from });
   if (deps.mcp) await deps.mcp.sync(r.state.config.mcpServers);
   return r;
 }
@@ -44,20 +43,20 @@ export class ServerEditError extends Error {
  * does not exist; it may throw to refuse (e.g. a duplicate name).
  */
 export async function applyServerEdit(
-  deps: { store: ConfigStore; audit: AuditLog; mcp: McpSync },
+  deps: { config: ConfigWriter; audit: AuditLog; mcp: McpSync },
   edit: (text: string) => string | null,
   who: { actor: string; userId: string | null; from: string | null },
   entry: { action: string; target: string; detail?: Record<string, unknown> },
 ): Promise<ConfigState> {
-  const before = deps.store.current();
+  const before = deps.config.store.current();
   let text: string | null;
   try {
-    text = edit(deps.store.raw());
+    text = edit(deps.config.store.raw());
   } catch (err) {
     throw new ServerEditError(409, "conflict", (err as Error).message);
   }
   if (text === null) throw new ServerEditError(404, "not_found", `No MCP server named "${entry.target}" in the config.`);
-  const saved = await saveConfigOrThrow({ store: deps.store, audit: deps.audit }, text, { actor: who.actor, from: who.from, expectedVersion: before.version });
+  const saved = await saveConfigOrThrow({ config: deps.config }, text, { actor: who.actor, from: who.from, expectedVersion: before.version });
   const detail = { ...entry.detail, ...(who.userId ? { userId: who.userId } : {}) };
   await deps.audit.append({ actor: who.actor, action: entry.action, target: entry.target, ...(Object.keys(detail).length ? { detail } : {}), from: who.from });
   await deps.mcp.sync(saved.mcpServers);
@@ -66,9 +65,9 @@ export async function applyServerEdit(
 
 /** saveConfig, refusals thrown as ServerEditError (409 conflict, 500 io, 400 invalid config). */
 export async function saveConfigOrThrow(
-  deps: { store: ConfigStore; audit: AuditLog },
+  deps: { config: ConfigWriter },
   text: string,
-  who: { actor: string; from: string | null; expectedVersion?: number },
+  who: { actor: string; from: string | null; expectedVersion?: string },
 ): Promise<ConfigState & { mcpServers: RuntimeConfig["mcpServers"] }> {
   const saved = await saveConfig(deps, text, who);
   if (!saved.ok) {

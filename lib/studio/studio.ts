@@ -1,12 +1,16 @@
 // Server code: a client component that imports this (directly or not) fails the build.
 import "server-only";
 import os from "node:os";
-import { AuditLog, runAuditHook, watchConfigChanges } from "../audit";
+import { AuditLog, runAuditHook } from "../audit";
 import { describeChange } from "../inference/revisions";
 import { createBuiltinSource } from "../builtin-tools";
+import { ConfigRevisions } from "../config/revisions";
 import { getConfigStore } from "../config/store";
+import { ConfigSync } from "../config/sync";
 import { getDb } from "../db/client";
+import { PgNotifier } from "../db/notify";
 import { DomainService } from "../domains/service";
+import { followCancels } from "../execution/cancel";
 import { executeTool, type ExecuteRequest, type RunObserver } from "../execution/execute";
 import { heldRunIds } from "../execution/active-runs";
 import { instanceId, keepLeases, leaseMs } from "../runs/leases";
@@ -42,6 +46,10 @@ export interface Studio {
   /** Who is calling: sessions (better-auth), API tokens, the environment tokens. */
   identity: Identity;
   users: UserAdmin;
+  /** The runtime config's revisions in the database, kept in step with this instance's file: save config through it. */
+  config: ConfigSync;
+  /** PostgreSQL only: messages between instances (LISTEN/NOTIFY). */
+  notifier: PgNotifier | null;
   execute(req: ExecuteRequest): ReturnType<typeof executeTool>;
 }
 
@@ -70,6 +78,18 @@ async function boot(): Promise<Studio> {
   const presets = new PresetStore(db.prisma);
   const configStore = getConfigStore();
   const config = () => configStore.current().config;
+  // The config lives in the database as revisions; the file mirrors the latest one (lib/config/sync.ts).
+  const notifier = db.kind === "pg" && db.url ? new PgNotifier(db.url) : null;
+  const configSync = new ConfigSync({
+    store: configStore,
+    revisions: new ConfigRevisions(db.prisma, audit, notifier !== null),
+    fileAuthor: localActor,
+    notifier,
+    pollMs: notifier ? 5000 : 0,
+  });
+  await configSync.start();
+  // Cancels sent by other instances for runs this one is running.
+  if (notifier) await followCancels(notifier);
   const registry = new Registry();
   registry.addSource(createBuiltinSource({ outbox, config, listTools: () => registry.list() }));
   // MCP servers follow the runtime config: added, changed or removed entries apply on each change.
@@ -83,8 +103,6 @@ async function boot(): Promise<Studio> {
   syncMcp();
   configStore.subscribe(() => syncMcp());
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
-  // Config changes made on disk outside the studio (API saves are recorded by the config route).
-  watchConfigChanges(audit, configStore, { actor: localActor });
   // A change of a tool's observed output shape is audited like any other change.
   const shapes = new ShapeStore(db.prisma, {
     onRevision: (r) =>
@@ -118,6 +136,8 @@ async function boot(): Promise<Studio> {
     shapes,
     identity,
     users,
+    config: configSync,
+    notifier,
     execute: (req) => executeTool({ registry, runs, domains, observers, runPolicy: () => config().runPolicy }, req),
   };
 }

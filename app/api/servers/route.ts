@@ -1,5 +1,4 @@
 import { McpServer } from "@/lib/config/schema";
-import { getConfigStore } from "@/lib/config/store";
 import { readJson, requestOrigin } from "@/lib/http/http";
 import { addServerToConfigText } from "@/lib/servers/config-edit";
 import { applyServerEdit } from "@/lib/servers/apply";
@@ -19,7 +18,7 @@ export const POST = guarded("/api/servers", "POST", async (req, { principal }) =
   const entry = await readJson(req, McpServer);
   const studio = await getStudio();
   await applyServerEdit(
-    { store: getConfigStore(), audit: studio.audit, mcp: studio.mcp },
+    { config: studio.config, audit: studio.audit, mcp: studio.mcp },
     (text) => addServerToConfigText(text, entry),
     { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) },
     { action: "server.add", target: entry.name, detail: { transport: entry.transport } },

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getConfigStore } from "@/lib/config/store";
 import { readJson, requestOrigin } from "@/lib/http/http";
 import { removeServerFromConfigText, setServerEnabledInConfigText } from "@/lib/servers/config-edit";
 import { applyServerEdit } from "@/lib/servers/apply";
@@ -12,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const DELETE = guarded<{ name: string }>("/api/servers/[name]", "DELETE", async (req, { params, principal }) => {
   const studio = await getStudio();
   await applyServerEdit(
-    { store: getConfigStore(), audit: studio.audit, mcp: studio.mcp },
+    { config: studio.config, audit: studio.audit, mcp: studio.mcp },
     (text) => removeServerFromConfigText(text, params.name),
     { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) },
     { action: "server.remove", target: params.name },
@@ -27,7 +26,7 @@ export const PATCH = guarded<{ name: string }>("/api/servers/[name]", "PATCH", a
   const { enabled } = await readJson(req, Patch);
   const studio = await getStudio();
   await applyServerEdit(
-    { store: getConfigStore(), audit: studio.audit, mcp: studio.mcp },
+    { config: studio.config, audit: studio.audit, mcp: studio.mcp },
     (text) => setServerEnabledInConfigText(text, params.name, enabled),
     { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) },
     { action: enabled ? "server.enable" : "server.disable", target: params.name },

@@ -1,15 +1,28 @@
-import { cancelRun } from "@/lib/execution/active-runs";
+import { requestCancel } from "@/lib/execution/cancel";
 import { errorResponse } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
-/** Cancels a run in flight; 409 when it has already finished. */
+/**
+ * Cancels a run in flight, whichever instance runs it: 200 once it is cancelled, 202 when the
+ * instance running it was asked but has not stored the outcome within 5 s, 409 when it has
+ * already finished.
+ */
 export const POST = guarded<{ id: string }>("/api/runs/[id]/cancel", "POST", async (_req, { params }) => {
   const { id } = params;
-  if (cancelRun(id)) return Response.json({ cancelled: true });
-  const run = await (await getStudio()).runs.get(id);
-  if (!run) return errorResponse(404, "not_found", `No run with id "${id}".`);
-  return errorResponse(409, "conflict", `Run ${id} is not in flight (status ${run.status}).`);
+  const studio = await getStudio();
+  const r = await requestCancel({ runs: studio.runs, notifier: studio.notifier }, id);
+  switch (r.kind) {
+    case "cancelled":
+      return Response.json({ cancelled: true });
+    case "requested":
+      return Response.json({ cancelled: false, requested: true, message: `The instance running ${id} was asked to cancel it and has not stored an outcome yet.` }, { status: 202 });
+    case "not_found":
+      return errorResponse(404, "not_found", `No run with id "${id}".`);
+    case "finished":
+      // `running` here: no instance can reach it (its outcome is being stored, or its process died and its lease will end it).
+      return errorResponse(409, "conflict", r.status === "running" ? `Run ${id} can no longer be cancelled: it is finishing or its process is gone (its lease will end it).` : `Run ${id} is not in flight (status ${r.status}).`);
+  }
 });

@@ -1,4 +1,3 @@
-import { getConfigStore } from "@/lib/config/store";
 import { errorResponse, requestOrigin } from "@/lib/http/http";
 import { adoptOutputSchema } from "@/lib/runtime-tools/adopt";
 import { guarded } from "@/lib/studio/guarded";
@@ -17,7 +16,7 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/inferred-schema
   if (tool.spec.source.kind !== "runtime") return errorResponse(409, "conflict", `"${tool.spec.name}" is not defined in the config: only runtime tools can adopt an outputSchema here.`);
   const { output } = await studio.shapes.get(tool.spec.name);
   if (!output) return errorResponse(409, "conflict", `No output of "${tool.spec.name}" has been observed yet.`);
-  const state = await adoptOutputSchema({ store: getConfigStore(), audit: studio.audit }, tool.spec.name, output.schema, {
+  const state = await adoptOutputSchema({ config: studio.config, audit: studio.audit }, tool.spec.name, output.schema, {
     actor: principal.actor,
     userId: principal.userId,
     from: requestOrigin(req),

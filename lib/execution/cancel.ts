@@ -1,0 +1,54 @@
+// Cancel a run from any instance. The run's AbortController lives in the process that runs it
+// (active-runs.ts); another instance asks that process over NOTIFY and waits a moment for the
+// run's row to show the outcome.
+import type { PgNotifier } from "../db/notify";
+import type { RunStore } from "../runs/store";
+import type { RunStatus } from "../runs/types";
+import { cancelRun } from "./active-runs";
+
+/** The channel that carries the id of a run to cancel to the instance running it. */
+export const CANCEL_CHANNEL = "studio_cancel";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type CancelAnswer =
+  /** Cancelled (here, or by the instance running it, which stored the outcome). */
+  | { kind: "cancelled"; status: RunStatus }
+  /** The instance running it was asked but has not stored an outcome yet (it may be dying; its lease then ends the run). */
+  | { kind: "requested" }
+  | { kind: "not_found" }
+  /** Not in flight: it has an outcome (perhaps reached while the cancel travelled). */
+  | { kind: "finished"; status: RunStatus };
+
+export interface CancelDeps {
+  runs: Pick<RunStore, "get">;
+  /** PostgreSQL: how to reach the instance running it. Without it (PGlite) only this process runs tools. */
+  notifier?: PgNotifier | null;
+  /** How long to wait for the owner's outcome (default 5 s) and how often to look (default 50 ms). */
+  waitMs?: number;
+  pollMs?: number;
+}
+
+export async function requestCancel(deps: CancelDeps, id: string): Promise<CancelAnswer> {
+  if (cancelRun(id)) return { kind: "cancelled", status: "cancelled" };
+  const run = await deps.runs.get(id);
+  if (!run) return { kind: "not_found" };
+  if (run.status !== "running" || !deps.notifier) return { kind: "finished", status: run.status };
+  await deps.notifier.notify(CANCEL_CHANNEL, id);
+  const end = Date.now() + (deps.waitMs ?? 5000);
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, deps.pollMs ?? 50));
+    const now = await deps.runs.get(id);
+    if (!now) return { kind: "not_found" }; // purged meanwhile
+    if (now.status === "cancelled") return { kind: "cancelled", status: now.status };
+    if (now.status !== "running") return { kind: "finished", status: now.status };
+  }
+  return { kind: "requested" };
+}
+
+/** The owner's side: cancel the runs other instances ask for, if they are ours. */
+export async function followCancels(notifier: PgNotifier): Promise<() => void> {
+  return notifier.listen(CANCEL_CHANNEL, (payload) => {
+    if (UUID.test(payload)) cancelRun(payload, "Cancelled by the caller.");
+  });
+}
