@@ -7,7 +7,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "e2e/.artifacts/**", "public/**", "data/**", "next-env.d.ts", "bench/results/**"],
+    ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "e2e/.artifacts/**", "public/**", "data/**", "next-env.d.ts", "bench/results/**", "bench/floor/next/**"],
   },
   { linterOptions: { reportUnusedDisableDirectives: "error" } },
   js.configs.recommended,

@@ -1,9 +1,15 @@
-// npm run bench: what does capture and HTTP cost compared with calling a tool directly?
+// npm run bench: what does capture and HTTP cost compared with calling a tool directly, and with
+// the floors of the platform it runs on?
 //
-// One run measures the built-in `add` tool three ways, in this order:
+// One run measures the built-in `add` tool, in this order:
 //   1. direct   — tool.invoke() in this process: no validation, no capture, no HTTP (the baseline)
 //   2. execute  — executeTool() in this process: registry lookup, validation, capture to PostgreSQL
-//   3. http     — POST /api/tools/add/run on `node scripts/studio.mjs` (next start), capture included
+//   3. floor-http — the physical floor: a plain node:http handler doing one INSERT (bench/floor/http.mjs)
+//   4. floor-next — the framework floor: a bare Next.js route handler doing one INSERT
+//                   (bench/floor/next, built here when its build is older than its sources)
+//   5. http     — POST /api/tools/add/run on `node scripts/studio.mjs` (next start), capture included
+// and prints the studio as ratios to the two floors measured in the same run (issue 12's targets:
+// at least 75% of the bare route's runs/s at concurrency 32, at most 1.5 ms more p50 at c=1).
 // For each: warm-up calls, p50/p95 latency over N sequential calls (concurrency 1), runs/s at
 // concurrency 1 (from that sequential pass) and at concurrency 32 (a fixed number of calls spread
 // over 32 workers). Every result is checked (status success, sum === 3); any failure, or a captured
@@ -432,6 +438,118 @@ async function startStudio(databaseUrl: string): Promise<Server> {
   return { baseUrl, token, usedNoBuild: noBuild, log: () => logLines.join("\n"), stop };
 }
 
+// ---------------------------------------------------------------- the floors
+
+interface Floor {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+const floorNextDir = path.join(root, "bench", "floor", "next");
+
+/** Builds the bare Next app when its build is missing or older than its sources. */
+function buildFloorNext(): void {
+  const stamp = path.join(floorNextDir, ".next", "BUILD_ID");
+  const sources = Math.max(newestMtime(path.join(floorNextDir, "app")), statSync(path.join(floorNextDir, "next.config.mjs")).mtimeMs);
+  if (existsSync(stamp) && statSync(stamp).mtimeMs > sources) return;
+  process.stdout.write("  building the bare Next.js floor app (bench/floor/next)…");
+  const r = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build", floorNextDir], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 300_000,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (r.status !== 0) throw new Error(`the floor app did not build:\n${(r.stdout + r.stderr).slice(-3000)}`);
+  console.log(" done");
+}
+
+/** Starts a floor server in its own process group on a free port; ready when POST /insert answers 200. */
+async function startFloor(name: string, args: string[], databaseUrl: string, insertPath: string): Promise<Floor> {
+  const port = await findFreePort(cfg.port + 20);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const lines: string[] = [];
+  const child = spawn(process.execPath, args.map((a) => a.replace("$PORT", String(port))), {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  const pgid = child.pid!;
+  tellReaper({ pgid });
+  child.stdout?.on("data", (c: Buffer) => lines.push(c.toString()));
+  child.stderr?.on("data", (c: Buffer) => lines.push(c.toString()));
+  const alive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stop = async () => {
+    for (const [sig, waitMs] of [["SIGTERM", 5000], ["SIGKILL", 5000]] as const) {
+      if (!alive()) break;
+      try {
+        process.kill(-pgid, sig);
+      } catch {
+        // gone meanwhile
+      }
+      const until = performance.now() + waitMs;
+      while (alive() && performance.now() < until) await sleep(50);
+    }
+    tellReaper({ pgidGone: pgid });
+  };
+  cleanups.push({ name: `stop ${name}`, fn: stop });
+  const t0 = performance.now();
+  for (;;) {
+    checkDeadline(`waiting for ${name}`);
+    if (performance.now() - t0 > 60_000) throw new Error(`${name} was not ready within 60 s:\n${lines.join("").slice(-2000)}`);
+    try {
+      const res = await fetch(baseUrl + insertPath, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ARGS), signal: AbortSignal.timeout(5000) });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  console.log(`  ${name} ready on ${baseUrl}`);
+  return { baseUrl, stop };
+}
+
+/** A database with the floors' one table. */
+async function floorDatabase(): Promise<TestDatabase> {
+  const db = await newDatabase(false);
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    await c.query("CREATE TABLE floor_runs (id bigserial PRIMARY KEY, args jsonb NOT NULL, result jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
+  } finally {
+    await c.end();
+  }
+  return db;
+}
+
+async function countFloorRows(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return Number((await c.query<{ n: string }>("SELECT count(*)::bigint AS n FROM floor_runs")).rows[0].n);
+  } finally {
+    await c.end();
+  }
+}
+
+function floorCall(url: string): Call {
+  const body = JSON.stringify(ARGS);
+  return async () => {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(15_000) });
+    const text = await res.text();
+    if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 200)}`;
+    const j = JSON.parse(text) as { sum?: unknown; id?: unknown };
+    return j.sum === EXPECTED_SUM && typeof j.id === "string" ? null : `answer was ${text.slice(0, 200)}`;
+  };
+}
+
 // ---------------------------------------------------------------- helpers for the report
 
 async function countRuns(url: string): Promise<{ total: number; success: number; byOrigin: Record<string, number> }> {
@@ -520,7 +638,26 @@ async function main(): Promise<number> {
   );
   const execCaptured = await countRuns(execDb.url);
 
-  // 3. HTTP (studio server, its own database; studio.mjs applies the migrations)
+  // 3 and 4. The floors: the same INSERT behind a plain node:http handler and a bare Next route.
+  const loadOpts = { warmup: cfg.warmup, n: cfg.nHttp, concCalls: cfg.concCalls, conc: cfg.conc };
+  const nodeDb = await floorDatabase();
+  const nodeFloor = await startFloor("node:http floor", [path.join(root, "bench", "floor", "http.mjs")], nodeDb.url, "/");
+  const floorHttp = await measure("floor-http", "floor: node:http + INSERT", floorCall(`${nodeFloor.baseUrl}/`), loadOpts);
+  await nodeFloor.stop();
+  buildFloorNext();
+  const nextDb = await floorDatabase();
+  const nextFloor = await startFloor(
+    "bare Next floor",
+    [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", floorNextDir, "--hostname", "127.0.0.1", "--port", "$PORT"],
+    nextDb.url,
+    "/insert",
+  );
+  const floorNext = await measure("floor-next", "floor: bare Next route + INSERT", floorCall(`${nextFloor.baseUrl}/insert`), loadOpts);
+  await nextFloor.stop();
+  // Every call inserted one row (the readiness probe one more).
+  const floorRows = { http: (await countFloorRows(nodeDb.url)) - 1, next: (await countFloorRows(nextDb.url)) - 1 };
+
+  // 5. HTTP (studio server, its own database; studio.mjs applies the migrations)
   const httpDb = await newDatabase(false);
   const build = buildInfo();
   const server = await startStudio(httpDb.url);
@@ -550,7 +687,10 @@ async function main(): Promise<number> {
   const httpCaptured = await countRuns(httpDb.url);
 
   // ---- checks
-  for (const r of [direct, execute, http]) {
+  for (const [name, r, rows] of [["node:http floor", floorHttp, floorRows.http], ["bare Next floor", floorNext, floorRows.next]] as const) {
+    if (rows !== r.callsMade) problems.push(`${name}: ${r.callsMade} calls made but ${rows} rows inserted`);
+  }
+  for (const r of [direct, execute, floorHttp, floorNext, http]) {
     if (r.failures) problems.push(`${r.label}: ${r.failures} of ${r.callsMade} calls failed, e.g. ${r.failureSamples.join(" | ")}`);
   }
   const captureCheck = (name: string, calls: number, c: { total: number; success: number }) => {
@@ -575,11 +715,19 @@ async function main(): Promise<number> {
     executeVsDirect: ratio(execute, direct),
     httpVsDirect: ratio(http, direct),
     httpVsExecute: ratio(http, execute),
+    httpVsFloorNext: ratio(http, floorNext),
+    httpVsFloorHttp: ratio(http, floorHttp),
+    floorNextVsFloorHttp: ratio(floorNext, floorHttp),
+  };
+  // Issue 12's targets, against the framework floor measured in this run.
+  const targets = {
+    throughputShareOfBareRoute: http.concurrent.runsPerSec / floorNext.concurrent.runsPerSec,
+    p50OverBareRouteMs: http.sequential.p50Ms - floorNext.sequential.p50Ms,
   };
 
   // ---- print
   const C = cfg.conc;
-  const rows = [direct, execute, http].map((r) => [
+  const rows = [direct, execute, floorHttp, floorNext, http].map((r) => [
     r.label,
     String(r.sequential.calls),
     fmtTime(r.sequential.p50Ms),
@@ -607,11 +755,19 @@ async function main(): Promise<number> {
         rrow("execute+capture vs direct", ratios.executeVsDirect),
         rrow("HTTP+capture vs direct", ratios.httpVsDirect),
         rrow("HTTP+capture vs execute+capture", ratios.httpVsExecute),
+        rrow("studio vs bare Next route (floor)", ratios.httpVsFloorNext),
+        rrow("studio vs node:http (floor)", ratios.httpVsFloorHttp),
+        rrow("bare Next route vs node:http", ratios.floorNextVsFloorHttp),
       ],
       [false, true, true, true, true],
     ),
   );
   out.push("");
+  out.push(
+    `Against the framework floor (bare Next route + INSERT): the studio reaches ${(targets.throughputShareOfBareRoute * 100).toFixed(0)}% of its runs/s at c=${C} ` +
+      `(target ≥75%: ${targets.throughputShareOfBareRoute >= 0.75 ? "met" : "NOT met"}) and adds ${fmtTime(targets.p50OverBareRouteMs)} p50 at c=1 ` +
+      `(target ≤1.5 ms: ${targets.p50OverBareRouteMs <= 1.5 ? "met" : "NOT met"}).`,
+  );
   out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
   out.push(
     `p50 cost split: capture+validation ≈ ${fmtTime(execute.sequential.p50Ms - direct.sequential.p50Ms)}, ` +
@@ -641,8 +797,10 @@ async function main(): Promise<number> {
     config: cfg,
     tool: "add",
     arguments: ARGS,
-    results: { direct, execute, http },
+    results: { direct, execute, floorHttp, floorNext, http },
     ratios,
+    targets,
+    floorRows,
     captures,
     ok: problems.length === 0,
     problems,
