@@ -324,6 +324,15 @@ async function waitForOtherBuild(): Promise<void> {
   if (nextBuildRunning()) throw new Error("another `next build` is still running after 180 s");
 }
 
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = net.createServer();
@@ -389,14 +398,6 @@ async function startStudio(databaseUrl: string): Promise<Server> {
     });
   });
 
-  const groupAlive = (pgid: number) => {
-    try {
-      process.kill(-pgid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   const stop = async () => {
     const pgid = child.pid;
     if (!pgid) return;
@@ -478,14 +479,7 @@ async function startFloor(name: string, args: string[], databaseUrl: string, ins
   tellReaper({ pgid });
   child.stdout?.on("data", (c: Buffer) => lines.push(c.toString()));
   child.stderr?.on("data", (c: Buffer) => lines.push(c.toString()));
-  const alive = () => {
-    try {
-      process.kill(-pgid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const alive = () => groupAlive(pgid);
   const stop = async () => {
     for (const [sig, waitMs] of [["SIGTERM", 5000], ["SIGKILL", 5000]] as const) {
       if (!alive()) break;
