@@ -278,6 +278,7 @@ export class AuditLog {
    * Returns the entries as stored, in the order of `batch`, once the transaction has committed.
    */
   private async writeBatch(batch: PendingAppend[]): Promise<unknown[]> {
+    const options = await this.txOptions();
     return this.prisma.$transaction(async (tx) => {
       // The works first (before the lock, so it is held only for the chain's own statements).
       const results: unknown[] = [];
@@ -294,7 +295,23 @@ export class AuditLog {
       }
       const written = await writeEntries(tx, entries);
       return batch.map((p, i) => (p.work ? results[i] : written[i]));
-    }, AUDIT_TX_OPTIONS);
+    }, options);
+  }
+
+  private txOptionsOnce: Promise<typeof AUDIT_TX_OPTIONS | typeof AUDIT_TX_OPTIONS_DEFAULT_LEVEL> | null = null;
+
+  /**
+   * READ COMMITTED is required (see writeBatch). It is PostgreSQL's default: when the database
+   * keeps that default, saying so again on every batch is one round trip per run for nothing.
+   */
+  private txOptions() {
+    return (this.txOptionsOnce ??= this.prisma.$queryRaw<{ level: string }[]>`SELECT current_setting('default_transaction_isolation') AS level`.then(
+      (rows) => (rows[0]?.level === "read committed" ? AUDIT_TX_OPTIONS_DEFAULT_LEVEL : AUDIT_TX_OPTIONS),
+      () => {
+        this.txOptionsOnce = null; // ask again next time (the database may be away)
+        return AUDIT_TX_OPTIONS;
+      },
+    ));
   }
 
   private async writeAlone(p: PendingAppend): Promise<Outcome> {
@@ -488,6 +505,8 @@ function bigintToNumber(n: bigint): number {
 }
 
 export const AUDIT_TX_OPTIONS = { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted, maxWait: 20_000, timeout: 20_000 } as const;
+/** The same when the database's default level already is READ COMMITTED. */
+const AUDIT_TX_OPTIONS_DEFAULT_LEVEL = { maxWait: 20_000, timeout: 20_000 } as const;
 
 /**
  * Writes entries at the end of the chain inside `tx`: the append lock (held to commit), one read

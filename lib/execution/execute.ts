@@ -90,8 +90,7 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
     id: randomUUID(),
     toolName: tool.spec.name,
     toolSource: tool.spec.source.id,
-    // Availability is the server's state, not part of the definition that was called.
-    toolSpecHash: specHash({ ...tool.spec, unavailable: undefined }),
+    toolSpecHash: hashOfSpec(tool.spec),
     arguments: req.arguments ?? {},
     timeoutMs,
     startedAt: new Date(),
@@ -123,6 +122,19 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   req.onStart?.(start.id);
   const outcome = await invoke(tool, start, timeoutMs, req);
   return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+}
+
+// A spec object is never changed once listed (a changed tool is a new object), so its hash is
+// computed once, not on every run (an MCP tool's schemas can be large).
+const specHashes = new WeakMap<ToolSpec, string>();
+function hashOfSpec(spec: ToolSpec): string {
+  let h = specHashes.get(spec);
+  if (h === undefined) {
+    // Availability is the server's state, not part of the definition that was called.
+    h = specHash({ ...spec, unavailable: undefined });
+    specHashes.set(spec, h);
+  }
+  return h;
 }
 
 function notStarted(): RunOutcome {
