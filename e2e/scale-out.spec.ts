@@ -1,14 +1,19 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { createDatabase, query, startStudioProcess, type StudioProcess } from "../tests/helpers/studio-process";
+import { accountRuns, startLoad, statusCounts } from "../tests/helpers/load";
+import { startRoundRobin } from "../tests/helpers/round-robin";
+import { createDatabase, query, runnerToken, startStudioProcess, type StudioProcess } from "../tests/helpers/studio-process";
 
 // Two studio instances (the production build, `next start`, each its own process and config
-// file) on one PostgreSQL database: what one does, the other sees.
+// file) on one PostgreSQL database: what one does, the other sees; behind a round-robin proxy,
+// one of them killed under load loses nothing. (Runs execute in the instance that received them:
+// there is no job queue yet, see docs/SCALING.md.)
 
 let db: Awaited<ReturnType<typeof createDatabase>>;
 let a: StudioProcess;
 let b: StudioProcess;
+const LEASE_MS = 3000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test.describe.configure({ mode: "serial" });
@@ -18,8 +23,9 @@ test.beforeAll(async () => {
   db = await createDatabase();
   const adminToken = `scale-${Date.now()}`;
   // One after the other: the first migrates the database.
-  a = await startStudioProcess({ databaseUrl: db.url, adminToken });
-  b = await startStudioProcess({ databaseUrl: db.url, adminToken });
+  const env = { STUDIO_RUN_LEASE_MS: String(LEASE_MS) };
+  a = await startStudioProcess({ databaseUrl: db.url, adminToken, env });
+  b = await startStudioProcess({ databaseUrl: db.url, adminToken, env });
 });
 test.afterAll(async () => {
   await a?.stop();
@@ -90,4 +96,45 @@ test("a run started on A is cancelled through B", async () => {
   // Cancelling it again, from either side, says it is over.
   expect((await call(a, `/api/runs/${id}/cancel`, { method: "POST" })).status).toBe(409);
   expect((await call(b, `/api/runs/${id}/cancel`, { method: "POST" })).status).toBe(409);
+});
+
+test("behind a round-robin proxy, A killed under load: every acknowledged run is stored once, A's runs in flight end interrupted only after their lease, the chain verifies", async () => {
+  test.setTimeout(180_000);
+  const proxy = await startRoundRobin([a.url, b.url]);
+  try {
+    const token = await runnerToken(b.url, b.adminToken);
+    // Two long runs on A for sure, besides what the load sends its way.
+    const long = [0, 1].map(() => call(a, "/api/tools/slow_count/run", { method: "POST", body: JSON.stringify({ arguments: { steps: 100, delayMs: 300 } }) }).catch(() => null));
+    const load = startLoad({ url: proxy.url, token, clients: 16, requestTimeoutMs: 30_000 });
+    while (load.calls.filter((c) => c.status === 200).length < 50) await sleep(50);
+    await a.kill();
+    const killedAt = Date.now();
+    await sleep(2000); // the load goes on: B answers, A's turn is a 502
+    load.stop();
+    const calls = await load.done;
+    await Promise.all(long);
+    console.log(`scale-out kill: ${calls.length} calls ${JSON.stringify(statusCounts(calls))}, per backend ${JSON.stringify(proxy.counts)}`);
+    expect(calls.filter((c) => c.status !== 200 && c.status !== 502 && c.status !== "reset"), "only runs, bad gateways and dropped connections").toEqual([]);
+    expect(calls.filter((c) => c.status === 200 && c.at > 0).length).toBeGreaterThan(50);
+
+    // B sweeps what A left running once the leases end; never before.
+    const until = Date.now() + 6 * LEASE_MS;
+    let running = 1;
+    while (running && Date.now() < until) {
+      running = Number((await query<{ n: string }>(db.url, "SELECT count(*)::text AS n FROM runs WHERE status = 'running'"))[0]!.n);
+      if (running) await sleep(250);
+    }
+    expect(running, "runs still running after their lease").toBe(0);
+    const early = await query<{ id: string }>(db.url, "SELECT id::text FROM runs WHERE status = 'interrupted' AND finished_at < lease_until");
+    expect(early, "runs interrupted before their lease ended").toEqual([]);
+    const interrupted = await query<{ n: string }>(db.url, "SELECT count(*)::text AS n FROM runs WHERE status = 'interrupted' AND tool_name = 'slow_count' AND finished_at >= $1", [new Date(killedAt)]);
+    expect(Number(interrupted[0]!.n), "A's long runs end interrupted").toBe(2);
+
+    const account = await accountRuns(db.url, calls);
+    expect(account.lost).toEqual([]);
+    expect(account.duplicated).toEqual([]);
+    expect((await (await call(b, "/api/audit/verify")).json()).ok).toBe(true);
+  } finally {
+    await proxy.close();
+  }
 });
