@@ -49,6 +49,7 @@ test("create_event from the form, touching only required fields, sends only thos
   await fillRequired(page);
   const editor = page.getByTestId("json-editor");
   await expect(editor).toContainText('"Lisbon"');
+  await expect(page.getByTestId("json-state")).toHaveText("in sync with the form");
   for (const key of ["priority", "durationMinutes", "notify", "role", "tags", "notes", "repeat"]) await expect(editor).not.toContainText(`"${key}"`);
   await shot(page, "forms-create-event");
 

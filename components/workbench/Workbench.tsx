@@ -111,6 +111,8 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
   // (typed or pasted in the editor, a preset, a run opened in the form), which is sent as it is.
   const source = useRef<"form" | "exact">(Object.keys(initialArgs).length ? "exact" : "form");
   const [exact, setExact] = useState(source.current === "exact"); // what the editor's caption says
+  // The editor text the form last wrote (null once the user typed there).
+  const shownText = useRef<string | null>(null);
   const setSource = (s: "form" | "exact") => {
     source.current = s;
     setExact(s === "exact");
@@ -137,7 +139,8 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
     setExtraErrors(undefined); // the server's field errors described the arguments as they were
     const cleaned = pruneUnset(data ?? {}, tool.inputSchema);
     setArgs(cleaned);
-    setJsonText(pretty(cleaned));
+    shownText.current = pretty(cleaned);
+    setJsonText(shownText.current);
     setJsonError(null);
   };
 
@@ -147,11 +150,15 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
     setExtraErrors(undefined);
     setFormData(value);
     setArgs(value);
-    setJsonText(pretty(value));
+    shownText.current = pretty(value);
+    setJsonText(shownText.current);
     setJsonError(null);
   };
 
   const onJsonChange = (text: string) => {
+    // Monaco reports the text the form just put there too: that is not the user writing JSON.
+    if (text === shownText.current) return;
+    shownText.current = null;
     setJsonText(text);
     try {
       const parsed = JSON.parse(text);
