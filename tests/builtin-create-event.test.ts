@@ -96,6 +96,14 @@ describe("create_event schema", () => {
     expect(bad({ venue: { kind: "in_person", street: "x", city: "y", country: "Atlantis" } })).toBe(false);
     expect(bad({ venue: { kind: "online", url: "https://meet.example.com/x", platform: "jitsi" } })).toBe(true);
   });
+
+  it("asks for occurrences only when the event repeats (if/then)", () => {
+    const validate = strictAjv().compile(createEventTool.spec.inputSchema);
+    expect(validate({ ...sample, repeat: "weekly", occurrences: 4 })).toBe(true);
+    expect(validate({ ...sample, repeat: "weekly" })).toBe(false);
+    expect(validate({ ...sample, occurrences: 4 })).toBe(false);
+    expect(validate({ ...sample, extra: 1 })).toBe(false);
+  });
 });
 
 describe("create_event", () => {
@@ -176,6 +184,12 @@ describe("create_event", () => {
     expect(unfold(ics)).toContain("METHOD:PUBLISH");
     expect(ics).toMatch(/RSVP=FALSE/);
     expect(ics).not.toMatch(/RSVP=TRUE/);
+  });
+
+  it("repeats the event with an RRULE", async () => {
+    const { ics } = await plan({ ...sample, repeat: "weekly", occurrences: 6 });
+    expect(unfold(ics)).toContain("RRULE:FREQ=WEEKLY;COUNT=6");
+    expect(unfold((await plan(sample)).ics).some((l) => l.startsWith("RRULE"))).toBe(false);
   });
 
   it("refuses repeated attendee emails", async () => {

@@ -15,7 +15,7 @@ import { Card } from "@/components/ui/Card";
 import { ConfirmDestructive } from "@/components/ui/ConfirmDestructive";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
-import { ParamForm } from "./ParamForm";
+import { ParamForm, type FormChange } from "./ParamForm";
 import { PresetMenu } from "./PresetMenu";
 import { AgentPicker, useDomainOptions } from "./use-domain-options";
 import { domainUiSchema } from "./domain-options";
@@ -107,16 +107,58 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
   const domains = useDomainOptions(tool, agent, args);
   const uiSchema = useMemo(() => domainUiSchema(tool.paramDomains), [tool.paramDomains]);
 
-  const onFormChange = (data: unknown) => {
+  // Who set the arguments last: the form (they are its data, unset fields pruned) or exact JSON
+  // (typed or pasted in the editor, a preset, a run opened in the form), which is sent as it is.
+  const source = useRef<"form" | "exact">(Object.keys(initialArgs).length ? "exact" : "form");
+  const [exact, setExact] = useState(source.current === "exact"); // what the editor's caption says
+  // The editor text the form last wrote (null once the user typed there).
+  const shownText = useRef<string | null>(null);
+  const setSource = (s: "form" | "exact") => {
+    source.current = s;
+    setExact(s === "exact");
+  };
+  // Any-JSON fields whose text does not parse (their last valid value is still in the data).
+  const [fieldJsonErrors, setFieldJsonErrors] = useState<Record<string, string>>({});
+  const onJsonFieldError = useCallback((id: string, error: string | null) => {
+    setFieldJsonErrors((prev) => {
+      if ((prev[id] ?? null) === error) return prev;
+      const next = { ...prev };
+      if (error) next[id] = error;
+      else delete next[id];
+      return next;
+    });
+  }, []);
+  const formContext = useMemo(() => ({ ...domains.formContext, onJsonFieldError }), [domains.formContext, onJsonFieldError]);
+
+  const onFormChange = ({ formData: data, fromField }: FormChange) => {
     setFormData(data);
+    // RJSF re-deriving exact arguments (adding required defaults, a branch's const) is not the user
+    // changing them: what is sent stays exactly what was typed until a field is edited.
+    if (!fromField && source.current === "exact") return;
+    setSource("form");
     setExtraErrors(undefined); // the server's field errors described the arguments as they were
-    const cleaned = pruneUnset(data ?? {});
+    const cleaned = pruneUnset(data ?? {}, tool.inputSchema);
     setArgs(cleaned);
-    setJsonText(pretty(cleaned));
+    shownText.current = pretty(cleaned);
+    setJsonText(shownText.current);
+    setJsonError(null);
+  };
+
+  /** Arguments to send exactly as given (a preset): shown in the form and the editor as they are. */
+  const loadExact = (value: Record<string, unknown>) => {
+    setSource("exact");
+    setExtraErrors(undefined);
+    setFormData(value);
+    setArgs(value);
+    shownText.current = pretty(value);
+    setJsonText(shownText.current);
     setJsonError(null);
   };
 
   const onJsonChange = (text: string) => {
+    // Monaco reports the text the form just put there too: that is not the user writing JSON.
+    if (text === shownText.current) return;
+    shownText.current = null;
     setJsonText(text);
     try {
       const parsed = JSON.parse(text);
@@ -124,6 +166,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
         setJsonError("Arguments must be a JSON object.");
         return;
       }
+      setSource("exact");
       setJsonError(null);
       setArgs(parsed);
       setFormData(parsed);
@@ -131,6 +174,8 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
       setJsonError(`Not valid JSON yet: ${(e as Error).message}`);
     }
   };
+  const fieldJsonError = Object.values(fieldJsonErrors)[0] ?? null;
+  const blocked = jsonError ?? (fieldJsonError ? `A JSON field does not parse: ${fieldJsonError}` : null);
 
   const refreshRuns = useCallback(async () => {
     const res = await fetch(`/api/runs?tool=${encodeURIComponent(tool.name)}&limit=8`, { cache: "no-store" });
@@ -139,7 +184,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
 
   /** Sends the run; `confirmed` only after the person said yes to a destructive tool. */
   const execute = useCallback(async (confirmed: boolean) => {
-    if (running || jsonError || !canRun) return;
+    if (running || blocked || !canRun) return;
     setConfirming(false);
     setRunning({});
     setFailure(null);
@@ -177,14 +222,14 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
       refreshRuns().catch(reportError);
       router.refresh(); // the server-rendered parts (inferred shapes) include this run now
     }
-  }, [args, jsonError, running, canRun, timeoutSec, tool.name, refreshRuns, agent, router]);
+  }, [args, blocked, running, canRun, timeoutSec, tool.name, refreshRuns, agent, router]);
 
   /** Run, Ctrl/⌘+Enter and the editor's run key: a destructive tool asks first. */
   const requestRun = useCallback(() => {
-    if (running || jsonError || !canRun) return;
+    if (running || blocked || !canRun) return;
     if (confirmBeforeRun) setConfirming(true);
     else execute(false).catch(reportError);
-  }, [running, jsonError, canRun, confirmBeforeRun, execute]);
+  }, [running, blocked, canRun, confirmBeforeRun, execute]);
 
   const cancelConfirm = () => {
     setConfirming(false);
@@ -206,7 +251,10 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
     return () => window.removeEventListener("keydown", onKey);
   }, [requestRun]);
 
-  const reset = () => onFormChange({});
+  const reset = () => {
+    setSource("form");
+    onFormChange({ formData: {}, fromField: false });
+  };
   const progress = running?.progress;
   const pct = progress?.total ? Math.min(100, (progress.progress / progress.total) * 100) : undefined;
 
@@ -217,17 +265,17 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           title="Parameters"
           actions={
             <>
-              <PresetMenu tool={tool.name} args={args} agent={agent} canSave={canSavePresets} reason={presetReason} onLoad={(p) => { onFormChange(p.arguments); if (p.agent) setAgent(p.agent); }} />
+              <PresetMenu tool={tool.name} args={args} agent={agent} canSave={canSavePresets} reason={presetReason} onLoad={(p) => { loadExact(p.arguments as Record<string, unknown>); if (p.agent) setAgent(p.agent); }} />
               <button type="button" className={buttonClass.ghost} onClick={reset} data-testid="reset-form"><RotateCcw className="size-3.5" />Reset</button>
             </>
           }
         >
           {domains.enabled && <AgentPicker state={domains} agent={agent} onAgent={setAgent} />}
           <div ref={formRef}>
-            <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={domains.formContext} />
+            <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={formContext} />
           </div>
         </Card>
-        <Card className="self-start lg:sticky lg:top-16" title="Arguments (JSON)" actions={jsonError ? <span className="text-[12px] text-destructive" role="status">{jsonError}</span> : <span className="text-[12px] text-muted-foreground">in sync with the form</span>}>
+        <Card className="self-start lg:sticky lg:top-16" title="Arguments (JSON)" actions={blocked ? <span className="text-[12px] text-destructive" role="status">{blocked}</span> : <span className="text-[12px] text-muted-foreground" data-testid="json-state">{exact ? "sent exactly as written" : "in sync with the form"}</span>}>
           <JsonEditor label="Arguments (JSON)" value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={requestRun} height={420} />
         </Card>
       </div>
@@ -238,7 +286,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           type="button"
           className={buttonClass.primary}
           onClick={requestRun}
-          disabled={!canRun || !!running || !!jsonError}
+          disabled={!canRun || !!running || !!blocked}
           title={!canRun ? runReason ?? undefined : undefined}
           aria-describedby={!canRun && runReason ? "run-disabled-reason" : undefined}
           aria-haspopup={canRun && confirmBeforeRun ? "dialog" : undefined}

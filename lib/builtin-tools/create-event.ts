@@ -139,7 +139,8 @@ export const createEventTool = defineTool({
   description:
     "Plans a meeting or event: checks the details, works out the end time, and returns a summary with an " +
     "iCalendar (.ics) invitation that can be imported into any calendar. The venue is either an in-person " +
-    "address or an online meeting link. Nothing is sent or stored: the invitation is only returned.",
+    "address or an online meeting link; it can repeat daily, weekly or monthly. Nothing is sent or stored: the " +
+    "invitation is only returned.",
   inputSchema: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
@@ -219,7 +220,7 @@ export const createEventTool = defineTool({
       tags: {
         type: "array",
         title: "Tags",
-        items: { type: "string", minLength: 1, maxLength: 40 },
+        items: { type: "string", title: "Tag", minLength: 1, maxLength: 40 },
         uniqueItems: true,
         maxItems: 20,
       },
@@ -231,9 +232,24 @@ export const createEventTool = defineTool({
         description: "Ask attendees with an email to reply (RSVP); off publishes the event without asking.",
       },
       notes: { type: "string", title: "Notes", maxLength: 2000, description: "Agenda or other details for the invitation." },
+      repeat: {
+        type: "string",
+        title: "Repeat",
+        enum: ["daily", "weekly", "monthly"],
+        description: "Leave unset for a one-off event; set, it asks how many times.",
+      },
     },
     required: ["title", "start", "venue", "attendees"],
-    additionalProperties: false,
+    // A repeating event needs its number of occurrences, and only a repeating one may have it.
+    if: { properties: { repeat: { type: "string" } }, required: ["repeat"] },
+    then: {
+      properties: {
+        occurrences: { type: "integer", title: "Occurrences", minimum: 2, maximum: 500, description: "How many times in all, the first included." },
+      },
+      required: ["occurrences"],
+    },
+    // unevaluatedProperties (not additionalProperties) so the `then` branch's property is allowed.
+    unevaluatedProperties: false,
   },
   outputSchema: {
     type: "object",
@@ -292,7 +308,8 @@ export const createEventTool = defineTool({
   invocationTriggers: ["plan an event", "schedule a meeting", "create calendar invite", "ics file", "book a meeting"],
   timeoutMs: 5_000,
   async run(args) {
-    const { title, start, venue, attendees, tags = [], notes } = args;
+    const { title, start, venue, attendees, tags = [], notes, repeat } = args;
+    const occurrences = "occurrences" in args ? args.occurrences : undefined;
     const durationMinutes = args.durationMinutes ?? 60;
     const priority = args.priority ?? "normal";
     const notify = args.notify ?? true;
@@ -382,6 +399,7 @@ export const createEventTool = defineTool({
       ...(description ? [`DESCRIPTION:${escapeIcsText(description)}`] : []),
       `LOCATION:${escapeIcsText(location)}`,
       ...(url ? [`URL:${url}`] : []),
+      ...(repeat ? [`RRULE:FREQ=${repeat.toUpperCase()};COUNT=${occurrences}`] : []),
       `PRIORITY:${PRIORITY_TO_ICS[priority]}`,
       ...(tags.length ? [`CATEGORIES:${tags.map(escapeIcsText).join(",")}`] : []),
       ...(organizer ? [`ORGANIZER;CN=${icsParam(organizer.name)}:mailto:${organizer.email}`] : []),

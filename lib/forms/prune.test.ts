@@ -15,3 +15,17 @@ describe("pruneUnset", () => {
     });
   });
 });
+
+describe("pruneUnset with the schema", () => {
+  const schema = {
+    type: "object",
+    properties: { data: { title: "Data" }, nested: { type: "object", properties: { raw: {} } }, list: { type: "array", items: { type: "object", properties: { any: {} } } } },
+  };
+  it("keeps what was typed into an any-JSON field, empty values included", () => {
+    expect(pruneUnset({ data: null, nested: { raw: {} }, list: [{ any: [] }] }, schema)).toEqual({ data: null, nested: { raw: {} }, list: [{ any: [] }] });
+    expect(pruneUnset({ data: { a: "", b: [] } }, schema)).toEqual({ data: { a: "", b: [] } });
+  });
+  it("still drops an any-JSON field that is unset", () => {
+    expect(pruneUnset({ data: undefined, extra: "" }, schema)).toEqual({});
+  });
+});

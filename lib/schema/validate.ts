@@ -4,6 +4,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { FieldError } from "../tools/errors";
 import type { JsonSchema } from "../tools/spec";
+import { chosenBranchErrors } from "./branches";
 import { SchemaCompileError } from "./errors";
 import { checkSchemaLimits, SCHEMA_LIMITS, schemaJson } from "./limits";
 import { linearRegExp, withPatternBudget } from "./regexp";
@@ -135,12 +136,12 @@ function oneOf(values: unknown[]): string {
 
 const moreErrors = (n: number): FieldError => ({ path: "", message: `and ${n} more ${n === 1 ? "problem" : "problems"} not listed` });
 
-/** Ajv errors to one clear message per field; the noise of failed oneOf branches is folded; at most ERROR_LIMITS.maxFieldErrors. */
+/** Ajv errors to one clear message per field; only the chosen oneOf/anyOf branch is reported; at most ERROR_LIMITS.maxFieldErrors. */
 export function toFieldErrors(errors: ErrorObject[]): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
   let more = 0;
-  for (const e of errors) {
+  for (const e of chosenBranchErrors(errors)) {
     let path = e.instancePath;
     let message = e.message ?? "is invalid";
     switch (e.keyword) {
@@ -150,6 +151,10 @@ export function toFieldErrors(errors: ErrorObject[]): FieldError[] {
         break;
       case "additionalProperties":
         path = `${path}/${escapePointer((e.params as { additionalProperty: string }).additionalProperty)}`;
+        message = "is not an allowed property";
+        break;
+      case "unevaluatedProperties":
+        path = `${path}/${escapePointer((e.params as { unevaluatedProperty: string }).unevaluatedProperty)}`;
         message = "is not an allowed property";
         break;
       case "enum":

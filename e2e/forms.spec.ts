@@ -1,0 +1,205 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+// The parameter form sends exactly what the user set (issue 14, items 1 and 2): optional fields
+// start unset, clear back to unset, pasted JSON goes out as pasted; oneOf/if-then-else behave.
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `e2e/.artifacts/screens/${name}.png`, fullPage: true });
+}
+
+/** Replaces the JSON editor's text (Monaco auto-closes brackets as it types: drop what it added). */
+async function typeJson(page: Page, text: string) {
+  await page.getByTestId("json-editor").locator(".monaco-editor").first().click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText(text);
+  await page.keyboard.press("Shift+ControlOrMeta+End");
+  await page.keyboard.press("Delete");
+}
+
+/** Runs, waits for the outcome, and returns the arguments the studio captured for that run. */
+async function runAndCapture(page: Page, request: APIRequestContext, status: string) {
+  await page.getByTestId("run-button").click();
+  const output = page.getByTestId("run-output");
+  await expect(output).toHaveAttribute("data-status", status);
+  const href = await output.getByRole("link", { name: /^run / }).getAttribute("href");
+  const res = await request.get(`/api/runs/${href!.split("/").pop()}`);
+  expect(res.ok()).toBe(true);
+  return (await res.json()).run.arguments as Record<string, unknown>;
+}
+
+async function fillRequired(page: Page) {
+  await page.locator("#root_title").fill("Design review");
+  await page.locator("#root_start").fill("2026-12-01T10:00");
+  await page.locator("#root_venue_street").fill("1 Main St");
+  await page.locator("#root_venue_city").fill("Lisbon");
+  await page.locator('[id="root_venue_country"]').selectOption({ label: "Portugal" });
+  await page.locator("#root_attendees_0_name").fill("Ada");
+}
+
+test("create_event from the form, touching only required fields, sends only those", async ({ page, request }) => {
+  await page.goto("/tools/create_event");
+  // Optional fields start unset, their defaults shown as hints.
+  await expect(page.locator('[id="root_priority"] option:checked')).toHaveText("— (default: normal)");
+  await expect(page.locator("#root_durationMinutes")).toHaveValue("");
+  await expect(page.locator("#root_durationMinutes")).toHaveAttribute("placeholder", "default: 60");
+  await expect(page.locator("#root_notify")).toHaveJSProperty("indeterminate", true);
+  await expect(page.getByText("not set (default: on)")).toBeVisible();
+  await expect(page.locator('[id="root_attendees_0_role"] option:checked')).toHaveText("— (default: attendee)");
+
+  await fillRequired(page);
+  const editor = page.getByTestId("json-editor");
+  await expect(editor).toContainText('"Lisbon"');
+  await expect(page.getByTestId("json-state")).toHaveText("in sync with the form");
+  for (const key of ["priority", "durationMinutes", "notify", "role", "tags", "notes", "repeat"]) await expect(editor).not.toContainText(`"${key}"`);
+  await shot(page, "forms-create-event");
+
+  const args = await runAndCapture(page, request, "success");
+  expect(Object.keys(args).sort()).toEqual(["attendees", "start", "title", "venue"]);
+  expect(args.title).toBe("Design review");
+  expect(args.venue).toEqual({ kind: "in_person", street: "1 Main St", city: "Lisbon", country: "Portugal" });
+  expect(args.attendees).toEqual([{ name: "Ada" }]);
+  // The tool applied its own defaults: none were sent.
+  await expect(page.getByTestId("run-output")).toContainText('"priority": "normal"');
+});
+
+test("pasted JSON without optional keys is sent exactly as pasted, and picks the oneOf branch it matches", async ({ page, request }) => {
+  await page.goto("/tools/create_event");
+  const pasted = {
+    attendees: [{ email: "ada@example.com", name: "Ada" }],
+    title: "Pasted",
+    venue: { platform: "zoom", kind: "online", url: "https://meet.example.com/x" },
+    start: "2026-05-04T09:30:00+02:00",
+  };
+  await typeJson(page, JSON.stringify(pasted, null, 2));
+  // The form follows: the Online branch, its fields filled; the discriminator is read-only.
+  await expect(page.locator("#root_venue_url")).toHaveValue("https://meet.example.com/x");
+  await expect(page.locator('[id="root_venue__oneof_select"] option:checked')).toHaveText("Online");
+  await expect(page.locator("#root_venue_kind")).toHaveAttribute("readonly", "");
+  await expect(page.locator("#root_venue_kind")).toHaveValue("online");
+  await expect(page.getByTestId("json-state")).toHaveText("sent exactly as written");
+  // No default was put back into the editor.
+  await expect(page.getByTestId("json-editor")).not.toContainText('"priority"');
+  await expect(page.getByTestId("json-editor")).not.toContainText('"durationMinutes"');
+
+  const sent = page.waitForRequest((r) => r.url().endsWith("/api/tools/create_event/run"));
+  const args = await runAndCapture(page, request, "success");
+  expect(args).toEqual(pasted);
+  // Key order as pasted in the request (the run store's jsonb keeps its own order, so compare what was sent).
+  expect(JSON.stringify((await sent).postDataJSON().arguments)).toBe(JSON.stringify(pasted));
+});
+
+test("optional fields set from the form clear back to unset (select, number, boolean)", async ({ page }) => {
+  await page.goto("/tools/create_event");
+  const editor = page.getByTestId("json-editor");
+  const priority = page.locator('[id="root_priority"]');
+  await priority.selectOption({ label: "high" });
+  await expect(editor).toContainText('"priority": "high"');
+  await priority.selectOption({ label: "— (default: normal)" });
+  await expect(editor).not.toContainText('"priority"');
+  // It stays unset: it does not snap back to the default.
+  await expect(priority.locator("option:checked")).toHaveText("— (default: normal)");
+  await page.locator("#root_title").fill("still unset"); // another edit does not bring it back either
+  await expect(editor).toContainText('"still unset"');
+  await expect(editor).not.toContainText('"priority"');
+
+  await page.locator("#root_durationMinutes").fill("90");
+  await expect(editor).toContainText('"durationMinutes": 90');
+  await page.locator("#root_durationMinutes").fill("");
+  await expect(editor).not.toContainText('"durationMinutes"');
+
+  const notify = page.locator("#root_notify");
+  await notify.click();
+  await expect(editor).toContainText('"notify": true');
+  await notify.click();
+  await expect(editor).toContainText('"notify": false');
+  await page.getByRole("button", { name: /Clear Invite attendees/ }).click();
+  await expect(editor).not.toContainText('"notify"');
+  await expect(notify).toHaveJSProperty("indeterminate", true);
+});
+
+test("a oneOf branch reports only its own errors, beside its fields", async ({ page }) => {
+  await page.goto("/tools/create_event");
+  await page.locator("#root_title").fill("Empty venue");
+  await page.locator("#root_start").fill("2026-12-01T10:00");
+  await page.locator("#root_attendees_0_name").fill("Ada");
+  await expect(page.locator("#root_venue_kind")).toHaveAttribute("readonly", "");
+  await page.getByTestId("run-button").click();
+  const output = page.getByTestId("run-output");
+  await expect(output).toHaveAttribute("data-status", "rejected");
+  const details = output.getByTestId("error-details");
+  await expect(details).toContainText("/venue/street is required");
+  await expect(details).toContainText("/venue/city is required");
+  await expect(details).not.toContainText("/venue/url");
+  await expect(details).not.toContainText('"online"');
+  await expect(details).not.toContainText("oneOf");
+  await expect(page.locator('[id="root_venue_street__error"]')).toContainText("is required");
+  await expect(page.locator('[id="root_venue_country__error"]')).toContainText("is required");
+  await shot(page, "forms-venue-oneof-errors");
+
+  // Switching to Online shows that branch's fields, the discriminator following.
+  await page.locator('[id="root_venue__oneof_select"]').selectOption({ label: "Online" });
+  await expect(page.locator("#root_venue_url")).toBeVisible();
+  await expect(page.locator("#root_venue_street")).toHaveCount(0);
+  await expect(page.locator("#root_venue_kind")).toHaveValue("online");
+  await shot(page, "forms-venue-online");
+});
+
+test("array items are labelled by their title and position", async ({ page }) => {
+  await page.goto("/tools/create_event");
+  await expect(page.getByText("Person 1", { exact: true })).toBeVisible();
+  await page.locator('[id="root_tags__add"]').click();
+  await page.locator('[id="root_tags__add"]').click();
+  await expect(page.locator('label[for="root_tags_0"]')).toHaveText(/^Tag 1\*?$/); // items are required: "*"
+  await expect(page.locator('label[for="root_tags_1"]')).toHaveText(/^Tag 2\*?$/);
+  await expect(page.getByText(/Tags-\d/)).toHaveCount(0);
+  await page.goto("/tools/chart_png");
+  await expect(page.locator('label[for="root_values_0"]')).toContainText("Item 1");
+});
+
+test("if/then/else: occurrences appear when the event repeats and go when it does not", async ({ page, request }) => {
+  await page.goto("/tools/create_event");
+  const editor = page.getByTestId("json-editor");
+  await expect(page.locator("#root_occurrences")).toHaveCount(0);
+  const repeat = page.locator('[id="root_repeat"]');
+  await repeat.selectOption({ label: "weekly" });
+  await expect(page.locator("#root_occurrences")).toBeVisible();
+  await page.locator("#root_occurrences").fill("6");
+  await expect(editor).toContainText('"occurrences": 6');
+  await repeat.selectOption({ label: "—" });
+  await expect(page.locator("#root_occurrences")).toHaveCount(0);
+  await expect(editor).not.toContainText('"occurrences"');
+  await expect(editor).not.toContainText('"repeat"');
+
+  // Repeating without occurrences: the server's error lands on the dependent field.
+  await fillRequired(page);
+  await repeat.selectOption({ label: "monthly" });
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "rejected");
+  await expect(page.getByTestId("error-details")).toContainText("/occurrences is required");
+  await expect(page.getByTestId("error-details")).not.toContainText('must match "then" schema');
+  await expect(page.locator('[id="root_occurrences__error"]')).toContainText("is required");
+
+  await page.locator("#root_occurrences").fill("3");
+  const args = await runAndCapture(page, request, "success");
+  expect(args).toMatchObject({ repeat: "monthly", occurrences: 3 });
+  await expect(page.getByTestId("content-resource")).toContainText("RRULE:FREQ=MONTHLY;COUNT=3");
+});
+
+test("json_query: any-JSON data is a JSON text field that parses", async ({ page, request }) => {
+  await page.goto("/tools/json_query");
+  await expect(page.getByText(/Unsupported field schema/)).toHaveCount(0);
+  const data = page.locator("#root_data");
+  await expect(data).toHaveAttribute("data-testid", "json-value-field");
+  await data.fill("{oops");
+  await expect(page.getByRole("alert").filter({ hasText: "Not valid JSON" })).toBeVisible();
+  await expect(data).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("run-button")).toBeDisabled();
+
+  await data.fill('{"orders": [{"total": 120}, {"total": 35}], "none": null}');
+  await expect(page.getByTestId("run-button")).toBeEnabled();
+  await page.locator("#root_expression").fill("$sum(orders.total)");
+  const args = await runAndCapture(page, request, "success");
+  // What was typed is the value, null members included.
+  expect(args).toEqual({ data: { orders: [{ total: 120 }, { total: 35 }], none: null }, expression: "$sum(orders.total)" });
+  await expect(page.getByTestId("run-output")).toContainText("155");
+});
