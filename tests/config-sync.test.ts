@@ -148,6 +148,23 @@ describe("config revisions across instances", () => {
     await within(1000, "a has hotel", () => defaultAgent(a) === "hotel");
   });
 
+  it("a save right after an edit of the file, before its change event, is not a conflict: the edit becomes a revision first", async () => {
+    a.sync.stop(); // no change events: the save must find the edit by itself
+    try {
+      fs.writeFileSync(a.file, agents("hotel", "hotel-2"));
+      const edited = versionOf(agents("hotel", "hotel-2"));
+      const r = await a.sync.save(agents("hotel-3"), { author: "ana@example.com", from: null, expectedVersion: edited });
+      expect(r.ok).toBe(true);
+      const last = (await revisions()).slice(-2);
+      expect(last.map((x) => [x.source, x.hash])).toEqual([
+        ["file", edited],
+        ["api", versionOf(agents("hotel-3"))],
+      ]);
+    } finally {
+      await a.sync.start();
+    }
+  });
+
   it("a notification lost while the connection was down is made up for after the reconnect", async () => {
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();

@@ -110,7 +110,13 @@ export class ConfigSync implements ConfigWriter {
       const shown = displayPath(this.store.path);
       const parsed = parseConfigText(text, this.store.path);
       if (!parsed.ok) return parsed;
-      const local = this.store.current();
+      let local = this.store.current();
+      // An edit of the file not imported yet (its change event is still on its way): it is the
+      // version the editor may have loaded, so it becomes a revision first.
+      if (local.error === null && this.synced !== null && local.version !== this.synced) {
+        await this.importFile(this.store.raw());
+        local = this.store.current();
+      }
       // The editor loaded this instance's file: when that file is broken (not a revision), fixing
       // it is not a conflict with the revision in use.
       const fixingBrokenFile = req.expectedVersion !== undefined && local.error !== null && req.expectedVersion === local.version;
