@@ -38,8 +38,11 @@ describe("slow_count", () => {
 
   it("rethrows a ToolError abort reason (e.g. a timeout)", async () => {
     const ctx = testContext();
-    setTimeout(() => ctx.controller.abort(new ToolError("timeout", "Timed out after 100 ms")), 100);
-    const err = await call(slowCountTool, { steps: 100, delayMs: 30 }, ctx).catch((e) => e);
+    const running = call(slowCountTool, { steps: 100, delayMs: 30 }, ctx).catch((e) => e);
+    // Once it has counted a step (not after a fixed time: a busy machine may not have run one yet).
+    while (ctx.updates.length === 0) await new Promise((r) => setTimeout(r, 5));
+    ctx.controller.abort(new ToolError("timeout", "Timed out after 100 ms"));
+    const err = await running;
     expect(err.kind).toBe("timeout");
     expect(err.message).toBe("Timed out after 100 ms");
     expect(ctx.updates.length).toBeGreaterThan(0);
