@@ -40,7 +40,7 @@ export function RunTable({ runs, showTool = true, compact = false, selectable = 
               key={r.id}
               data-href={`/runs/${r.id}`}
               tabIndex={i === 0 ? 0 : -1}
-              className="border-b outline-none last:border-0 hover:bg-accent/50 focus-visible:bg-accent/50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
+              className="border-b last:border-0 hover:bg-accent/50 focus-visible:bg-accent/50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
               data-testid="run-row"
             >
               {selectable && (

@@ -137,9 +137,9 @@ export function ToolSidebar({ tools, current }: { tools: SidebarTool[]; current:
                     >
                       <span className="flex items-baseline gap-2">
                         <span className="truncate">{t.title}</span>
-                        <span className="ml-auto shrink-0 text-[11px] text-muted-foreground">{t.source}</span>
+                        <span className={`ml-auto shrink-0 text-[11px] ${here ? "text-foreground" : "text-muted-foreground"}`}>{t.source}</span>
                       </span>
-                      <code className="block truncate font-mono text-[11px] text-muted-foreground">{t.name}</code>
+                      <code className={`block truncate font-mono text-[11px] ${here ? "text-foreground" : "text-muted-foreground"}`}>{t.name}</code>
                     </Link>
                   </li>
                 );
