@@ -49,6 +49,7 @@ export default defineConfig({
         "lib/studio/**": { lines: 51, functions: 51 },
         "lib/tools/**": { lines: 92, functions: 88 },
         "lib/triggers/**": { lines: 99, functions: 92 },
+        "lib/url/**": { lines: 100, functions: 100 },
       },
     },
   },

@@ -6,9 +6,8 @@ export const dynamic = "force-dynamic";
 
 const SHAPE_CHANGE_DAYS = 7;
 
-export default async function ToolsPage({ searchParams }: { searchParams: Promise<{ source?: string; q?: string }> }) {
+export default async function ToolsPage() {
   await pageDoor("/");
-  const { source, q } = await searchParams;
   const studio = await getStudio();
   const { tools, collisions } = await studio.registry.snapshot();
   const specs = tools.map((t) => t.spec);
@@ -16,5 +15,5 @@ export default async function ToolsPage({ searchParams }: { searchParams: Promis
   // Flag tools whose observed output shape changed in the last 7 days.
   const changed = await studio.shapes.changedSince(new Date(Date.now() - SHAPE_CHANGE_DAYS * 86_400_000));
   const shapeChanged = Object.fromEntries([...changed].map(([name, at]) => [name, at.toISOString()]));
-  return <ToolList tools={specs} initialSource={source} initialQuery={q} collisions={collisions} excluded={excluded} shapeChanged={shapeChanged} />;
+  return <ToolList tools={specs} collisions={collisions} excluded={excluded} shapeChanged={shapeChanged} />;
 }

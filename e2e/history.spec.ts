@@ -8,7 +8,7 @@ test("filter by text, see a tool's stats, compare two runs, export them", async 
   await page.goto("/runs");
   await page.getByLabel("Tool", { exact: true }).selectOption("add");
   await page.getByLabel("Text").fill("2222");
-  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs\?tool=add&q=2222$/);
   await expect(page.getByTestId("run-row")).toHaveCount(1);
   await expect(page.getByTestId("run-stats")).toContainText("Runs");
 
@@ -34,16 +34,123 @@ test("filter by text, see a tool's stats, compare two runs, export them", async 
   expect(bad.status()).toBe(400);
 });
 
-test("save arguments as a preset and load them back", async ({ page }) => {
+test("filters apply as they change, with only the set filters in the URL; the no-JS form's empty fields are dropped", async ({ page, request }) => {
+  const marker = String(31_000 + Math.floor(Math.random() * 60_000));
+  const run = (await (await request.post("/api/tools/add/run", { data: { arguments: { a: Number(marker), b: 2 } } })).json()).run;
+  await page.goto("/runs");
+  await expect(page.getByRole("button", { name: "Apply", exact: true })).toHaveCount(0);
+  await page.getByLabel("Status").selectOption("success");
+  await expect(page).toHaveURL(/\/runs\?status=success$/);
+  await page.getByLabel("Tool", { exact: true }).selectOption("add");
+  await expect(page).toHaveURL(/\/runs\?tool=add&status=success$/);
+  // Typing waits for a pause, then applies: one step in the URL, not one per key.
+  await page.getByLabel("Text").pressSequentially(marker, { delay: 40 });
+  await expect(page).toHaveURL(new RegExp(`/runs\\?tool=add&status=success&q=${marker}$`));
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
+  await expect(page.getByTestId("run-row").first()).toHaveAttribute("data-href", `/runs/${run.id}`);
+  // Back to "any": the parameter leaves the URL.
+  await page.getByLabel("Status").selectOption("");
+  await page.getByLabel("Tool", { exact: true }).selectOption("");
+  await expect(page).toHaveURL(new RegExp(`/runs\\?q=${marker}$`));
+  await page.getByRole("link", { name: "Clear", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs$/);
+  await expect(page.getByLabel("Text")).toHaveValue("");
+
+  // What a browser without JavaScript submits: every field, most empty.
+  await page.goto(`/runs?tool=add&source=&status=&errorKind=&origin=&actor=&since=&until=&q=${marker}`);
+  await expect(page).toHaveURL(new RegExp(`/runs\\?tool=add&q=${marker}$`));
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
+  await page.screenshot({ path: "e2e/.artifacts/screens/history-filtered.png", fullPage: true });
+});
+
+test("the run table is keyboard navigable: arrow keys move between rows with a visible focus ring, Enter opens the run", async ({ page, request }) => {
+  for (const a of [501, 502, 503]) expect((await request.post("/api/tools/add/run", { data: { arguments: { a, b: 0 } } })).ok()).toBe(true);
+  await page.goto("/runs?tool=add");
+  const rows = page.getByTestId("run-row");
+  await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+  // Tab from the text filter reaches the first row (one row is in the tab order).
+  await page.getByLabel("Text").focus();
+  for (let i = 0; i < 8 && !(await rows.first().evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(rows.first()).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(rows.nth(2)).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await expect(rows.nth(1)).toBeFocused();
+  const ring = await rows.nth(1).evaluate((el) => ({ style: getComputedStyle(el).outlineStyle, width: parseFloat(getComputedStyle(el).outlineWidth) }));
+  expect(ring.style).toBe("solid");
+  expect(ring.width).toBeGreaterThanOrEqual(2);
+  expect(await rows.nth(1).getAttribute("tabindex")).toBe("0");
+  expect(await rows.nth(0).getAttribute("tabindex")).toBe("-1");
+  await page.screenshot({ path: "e2e/.artifacts/screens/history-row-focus.png" });
+  const href = (await rows.nth(1).getAttribute("data-href"))!;
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await expect(page.getByRole("heading", { name: /^Run / })).toContainText(href.split("/").pop()!.slice(0, 8));
+});
+
+test("presets: save under an inline name (server errors beside the field), load, rename and delete with a confirmation", async ({ page }) => {
   await page.goto("/tools/add");
   await page.locator("#root_a").fill("7");
   await page.locator("#root_b").fill("8");
-  page.once("dialog", (d) => d.accept("seven and eight"));
+  const dialogs: string[] = []; // names are typed inline: no prompt() or confirm()
+  page.on("dialog", (d) => {
+    dialogs.push(d.type());
+    d.dismiss().catch(() => {});
+  });
+
   await page.getByTestId("save-preset").click();
+  const name = page.getByLabel("Preset name");
+  await expect(name).toBeFocused();
+  // The server's limit, said beside the field.
+  await name.fill("x".repeat(101));
+  await page.getByTestId("preset-save-submit").click();
+  await expect(page.getByTestId("preset-name-error")).toContainText("100");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await name.fill("seven and eight");
+  await expect(page.getByTestId("preset-name-error")).toHaveCount(0);
+  await page.getByTestId("preset-save-submit").click();
   await expect(page.getByText("Saved “seven and eight”")).toBeVisible();
+  await expect(page.getByLabel("Preset name")).toHaveCount(0);
+
   await page.getByTestId("reset-form").click();
   await expect(page.locator("#root_a")).toHaveValue("");
   await page.getByLabel("Load a preset").selectOption({ label: "seven and eight" });
   await expect(page.locator("#root_a")).toHaveValue("7");
   await expect(page.locator("#root_b")).toHaveValue("8");
+
+  // A second preset, then rename: onto a taken name is refused by the server, beside the field.
+  await page.getByTestId("save-preset").click();
+  await page.getByLabel("Preset name").fill("other");
+  await page.getByLabel("Preset name").press("Enter");
+  await expect(page.getByText("Saved “other”")).toBeVisible();
+  await page.getByTestId("manage-presets").click();
+  await page.getByRole("button", { name: "Rename preset seven and eight" }).click();
+  const rename = page.getByLabel("New name for “seven and eight”");
+  await expect(rename).toBeFocused();
+  await rename.fill("other");
+  await page.getByTestId("preset-rename-submit").click();
+  await expect(page.getByTestId("preset-name-error")).toHaveText("another preset already has this name");
+  await rename.fill("7 + 8");
+  await page.getByTestId("preset-rename-submit").click();
+  await expect(page.getByText("Renamed “seven and eight” to “7 + 8”")).toBeVisible();
+  await expect(page.getByTestId("preset-item")).toHaveText([/7 \+ 8/, /other/]);
+  await page.screenshot({ path: "e2e/.artifacts/screens/presets-manage.png" });
+
+  // Delete asks first; Cancel keeps it.
+  await page.getByRole("button", { name: "Delete preset other" }).click();
+  const confirm = page.getByTestId("confirm-delete-preset");
+  await expect(confirm).toContainText("cannot be undone");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("preset-item")).toHaveCount(2);
+  await page.getByRole("button", { name: "Delete preset other" }).click();
+  await page.getByTestId("confirm-delete-preset").getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByText("Deleted “other”")).toBeVisible();
+  await expect(page.getByTestId("preset-item")).toHaveText([/7 \+ 8/]);
+
+  // The server agrees, after a reload.
+  await page.reload();
+  await expect(page.getByLabel("Load a preset").locator("option")).toHaveText(["Presets…", "7 + 8"]);
+  expect(dialogs).toEqual([]);
 });

@@ -123,4 +123,16 @@ describe("presets", () => {
     expect(await presets.remove("add", "small")).toBe(true);
     expect(await presets.remove("add", "small")).toBe(false);
   });
+
+  it("renames a preset, keeping its arguments, and refuses a name another preset has", async () => {
+    const presets = new PresetStore(db.prisma);
+    await presets.save({ tool: "add", name: "one", arguments: { a: 1 }, createdBy: "alice" });
+    await presets.save({ tool: "add", name: "two", arguments: { a: 2 }, createdBy: "alice" });
+    const renamed = await presets.rename("add", "one", "first");
+    expect(renamed).toMatchObject({ name: "first", arguments: { a: 1 } });
+    expect(await presets.rename("add", "first", "two")).toBe("taken");
+    expect(await presets.rename("add", "nothing", "else")).toBe("missing");
+    expect(await presets.rename("add", "two", "two")).toMatchObject({ name: "two", arguments: { a: 2 } });
+    expect((await presets.list("add")).map((p) => [p.name, p.arguments])).toEqual([["first", { a: 1 }], ["two", { a: 2 }]]);
+  });
 });

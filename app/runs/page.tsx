@@ -1,10 +1,13 @@
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { Download } from "lucide-react";
 import { getStudio } from "@/lib/studio/studio";
 import { ERROR_KINDS } from "@/lib/tools/errors";
 import { RUN_ORIGINS, RUN_STATUSES } from "@/lib/runs/types";
 import { RunFilterParams, queryEntries, FILTER_KEYS } from "@/lib/runs/filter-params";
+import { cleanQuery } from "@/lib/url/clean-query";
 
+import { RunFilters } from "@/components/runs/RunFilters";
 import { RunTable } from "@/components/runs/RunTable";
 import { RunStatsView } from "@/components/runs/RunStatsView";
 import { PurgeButton } from "@/components/runs/PurgeButton";
@@ -18,11 +21,14 @@ import { isErrorNamed } from "@/lib/tools/errors";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "History" };
 
-const input = "h-8 rounded-md border bg-background px-2";
-
 export default async function HistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const principal = await pageDoor("/runs");
-  const raw = queryEntries(await searchParams);
+  const query = await searchParams;
+  const raw = queryEntries(query);
+  // The no-JavaScript form sends every field: answer with the same filters, empty ones left out.
+  if (Object.values(query).some((v) => v === "" || (Array.isArray(v) && v.includes("")))) {
+    redirect(`/runs${cleanQuery([...FILTER_KEYS, "cursor"].map((k) => [k, raw[k]] as const))}`);
+  }
   const parsed = RunFilterParams.safeParse(Object.fromEntries(FILTER_KEYS.filter((k) => raw[k]).map((k) => [k, raw[k]])));
   const filter = parsed.success ? parsed.data : {};
   const studio = await getStudio();
@@ -65,19 +71,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
           {admin.reason && <DisabledReason id={adminReasonId} reason={admin.reason} testId="runs-admin-reason" />}
         </div>
       </div>
-      <form method="get" className="flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2" aria-label="Filter runs">
-        <FilterSelect name="tool" label="Tool" any="All tools" value={raw.tool} options={toolNames} />
-        <FilterSelect name="source" label="Source" any="Any source" value={raw.source} options={sources} />
-        <FilterSelect name="status" label="Status" any="Any status" value={raw.status} options={RUN_STATUSES} />
-        <FilterSelect name="errorKind" label="Error kind" any="Any error kind" value={raw.errorKind} options={ERROR_KINDS} />
-        <FilterSelect name="origin" label="Origin" any="Any origin" value={raw.origin} options={RUN_ORIGINS} />
-        <FilterSelect name="actor" label="Actor" any="Any actor" value={raw.actor} options={facets.actors} />
-        <label className="flex items-center gap-1 text-muted-foreground">From <input type="datetime-local" name="since" defaultValue={raw.since ?? ""} aria-label="Started from" className={input} /></label>
-        <label className="flex items-center gap-1 text-muted-foreground">to <input type="datetime-local" name="until" defaultValue={raw.until ?? ""} aria-label="Started before" className={input} /></label>
-        <input type="search" name="q" defaultValue={raw.q ?? ""} placeholder="Text in arguments or output…" aria-label="Text" className={`${input} min-w-56 flex-1`} />
-        <button type="submit" className={buttonClass.secondary}>Apply</button>
-        {filtered && <Link href="/runs" className={buttonClass.ghost}>Clear</Link>}
-      </form>
+      <RunFilters options={{ tool: toolNames, source: sources, status: RUN_STATUSES, errorKind: ERROR_KINDS, origin: RUN_ORIGINS, actor: facets.actors }} />
       {!parsed.success && (
         <p role="alert" className="text-destructive">
           Some filters were ignored: {parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}
@@ -113,14 +107,5 @@ function ExportLink({ href, label, reason, reasonId }: { href: string; label: st
     <a role="link" aria-disabled="true" tabIndex={0} title={reason} aria-describedby={reasonId} className={`${buttonClass.secondary} cursor-not-allowed`} data-testid={`export-${label.toLowerCase()}`}>
       <Download className="size-3.5" /> {label}
     </a>
-  );
-}
-
-function FilterSelect({ name, label, any, value, options }: { name: string; label: string; any: string; value?: string; options: readonly string[] }) {
-  return (
-    <select name={name} defaultValue={value ?? ""} aria-label={label} className={input}>
-      <option value="">{any}</option>
-      {options.map((o) => <option key={o} value={o}>{o}</option>)}
-    </select>
   );
 }

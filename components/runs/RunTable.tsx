@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { Run } from "@/lib/runs/types";
 import { Badge } from "@/components/ui/Badge";
 import { formatDuration, StatusBadge } from "./StatusBadge";
+import { TableRowKeys } from "./TableRowKeys";
 
 function argsPreview(args: unknown): string {
   const s = JSON.stringify(args) ?? "";
@@ -13,11 +14,12 @@ export function formatTime(iso: string): string {
   return d.toISOString().replace("T", " ").slice(0, 19) + "Z";
 }
 
-/** Runs newest first; every row opens the run. */
+/** Runs newest first; every row opens the run (a click on its links, or Enter on the row: arrow keys move between rows). */
 /** `compact` (a narrow side panel) keeps status, arguments, duration and time. */
 export function RunTable({ runs, showTool = true, compact = false, selectable = false }: { runs: Run[]; showTool?: boolean; compact?: boolean; selectable?: boolean }) {
   if (runs.length === 0) return <p className="p-6 text-center text-muted-foreground">No runs yet.</p>;
   return (
+    <TableRowKeys>
     <div className="overflow-x-auto">
       <table className="w-full text-left text-[13px]" data-testid="run-table">
         <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
@@ -33,8 +35,14 @@ export function RunTable({ runs, showTool = true, compact = false, selectable = 
           </tr>
         </thead>
         <tbody>
-          {runs.map((r) => (
-            <tr key={r.id} className="border-b last:border-0 hover:bg-accent/50" data-testid="run-row">
+          {runs.map((r, i) => (
+            <tr
+              key={r.id}
+              data-href={`/runs/${r.id}`}
+              tabIndex={i === 0 ? 0 : -1}
+              className="border-b last:border-0 hover:bg-accent/50 focus-visible:bg-accent/50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
+              data-testid="run-row"
+            >
               {selectable && (
                 <td className="px-3 py-1.5">
                   <input type="checkbox" name="run" value={r.id} aria-label={`Select run ${r.id} to compare`} className="size-3.5 accent-primary" />
@@ -70,5 +78,6 @@ export function RunTable({ runs, showTool = true, compact = false, selectable = 
         </tbody>
       </table>
     </div>
+    </TableRowKeys>
   );
 }

@@ -1,8 +1,10 @@
 "use client";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { useSearchParams } from "next/navigation";
 import { Search } from "lucide-react";
 import { annotationHint, displayName, type ToolSpec } from "@/lib/tools/spec";
+import { parseToolListQuery, toolListHref } from "@/lib/tools/list-query";
 import { Badge } from "@/components/ui/Badge";
 import { AnnotationBadges } from "./AnnotationBadges";
 import { ToolIcons } from "./ToolIcons";
@@ -23,18 +25,25 @@ function paramCount(t: ToolSpec): number {
 
 type Props = {
   tools: ToolSpec[];
-  initialSource?: string;
-  initialQuery?: string;
   collisions?: NameCollision[];
   excluded?: { server: string; tool: string; reason: string }[];
   /** Tools whose observed output shape changed recently: name -> ISO time of the latest change. */
   shapeChanged?: Record<string, string>;
 };
 
-export function ToolList({ tools, initialSource, initialQuery, collisions = [], excluded = [], shapeChanged = {} }: Props) {
-  const [query, setQuery] = useState(initialQuery ?? "");
-  const [source, setSource] = useState<string>(initialSource ?? "all");
-  const [hints, setHints] = useState<string[]>([]);
+export function ToolList({ tools, collisions = [], excluded = [], shapeChanged = {} }: Props) {
+  // The search and filters live in the URL (read from the browser's URL, not the page's props: Back
+  // may restore a cached page rendered before the filters were set).
+  const searchParams = useSearchParams();
+  const [initial] = useState(() => parseToolListQuery(searchParams));
+  const [query, setQuery] = useState(initial.q);
+  const [source, setSource] = useState<string>(initial.source);
+  const [hints, setHints] = useState<string[]>(initial.hints.filter((h) => HINT_FILTERS.some((f) => f.id === h)));
+  // Replace, not push: each keystroke is not a page of its own, and Back from a tool returns here.
+  useEffect(() => {
+    const href = toolListHref({ q: query, source, hints });
+    if (href !== window.location.pathname + window.location.search) window.history.replaceState(null, "", href);
+  }, [query, source, hints]);
   const sources = useMemo(() => [...new Set(tools.map((t) => t.source.id))].sort(), [tools]);
 
   const shown = useMemo(() => {

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
 import { Play, Square, RotateCcw, ShieldX } from "lucide-react";
+import { takesNoArguments } from "@/lib/forms/no-arguments";
 import { pruneUnset } from "@/lib/forms/prune";
 import type { Run } from "@/lib/runs/types";
 import type { FieldError } from "@/lib/tools/errors";
@@ -271,9 +272,13 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           }
         >
           {domains.enabled && <AgentPicker state={domains} agent={agent} onAgent={setAgent} />}
-          <div ref={formRef}>
-            <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={formContext} />
-          </div>
+          {takesNoArguments(tool.inputSchema) ? (
+            <p className="text-muted-foreground" data-testid="no-arguments">This tool takes no arguments.</p>
+          ) : (
+            <div ref={formRef}>
+              <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={formContext} />
+            </div>
+          )}
         </Card>
         <Card className="self-start lg:sticky lg:top-16" title="Arguments (JSON)" actions={blocked ? <span className="text-[12px] text-destructive" role="status">{blocked}</span> : <span className="text-[12px] text-muted-foreground" data-testid="json-state">{exact ? "sent exactly as written" : "in sync with the form"}</span>}>
           <JsonEditor label="Arguments (JSON)" value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={requestRun} height={420} />

@@ -56,7 +56,7 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/tools/[name]/inferred-schema/download", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema/adopt", { POST: "admin" }),
   api("/api/tools/[name]/presets", { GET: "viewer", POST: "runner" }),
-  api("/api/tools/[name]/presets/[preset]", { DELETE: "runner" }),
+  api("/api/tools/[name]/presets/[preset]", { PATCH: "runner", DELETE: "runner" }),
   api("/api/tools/param-options", { POST: "viewer" }),
   api("/api/triggers/match", { POST: "viewer" }),
 

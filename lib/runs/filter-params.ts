@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ERROR_KINDS } from "../tools/errors";
 import type { RunFilter } from "./query";
 import { RUN_ORIGINS, RUN_STATUSES } from "./types";
+import { cleanQuery } from "../url/clean-query";
 
 const date = z
   .string()
@@ -38,3 +39,11 @@ export function queryEntries(search: URLSearchParams | Record<string, string | s
 }
 
 export type RunFilterInput = z.output<typeof RunFilterParams> & RunFilter;
+
+/**
+ * The history page's URL for these filter values: only the filters that are set, in FILTER_KEYS
+ * order (no `?tool=&status=`); paging starts over, so no cursor.
+ */
+export function runsHref(values: Partial<Record<(typeof FILTER_KEYS)[number], string | undefined>>, path = "/runs"): string {
+  return `${path}${cleanQuery(FILTER_KEYS.map((k) => [k, values[k]] as const))}`;
+}

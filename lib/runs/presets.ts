@@ -30,6 +30,19 @@ export class PresetStore {
     return toPreset(row);
   }
 
+  /**
+   * Gives a preset another name, keeping its arguments. "missing": no preset by that name;
+   * "taken": another preset of the tool already has the new name (it is not replaced).
+   */
+  async rename(tool: string, from: string, to: string): Promise<Preset | "missing" | "taken"> {
+    return this.prisma.$transaction(async (tx) => {
+      if (from !== to && (await tx.runPreset.findUnique({ where: { toolName_name: { toolName: tool, name: to } } }))) return "taken";
+      const { count } = await tx.runPreset.updateMany({ where: { toolName: tool, name: from }, data: { name: to } });
+      if (!count) return "missing";
+      return toPreset(await tx.runPreset.findUniqueOrThrow({ where: { toolName_name: { toolName: tool, name: to } } }));
+    });
+  }
+
   async remove(tool: string, name: string): Promise<boolean> {
     const { count } = await this.prisma.runPreset.deleteMany({ where: { toolName: tool, name } });
     return count > 0;

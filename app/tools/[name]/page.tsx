@@ -8,6 +8,7 @@ import { AnnotationBadges } from "@/components/tools/AnnotationBadges";
 import { ToolDefinition } from "@/components/tools/ToolDefinition";
 import { Markdown } from "@/components/tools/Markdown";
 import { ToolIcons } from "@/components/tools/ToolIcons";
+import { ToolSidebar } from "@/components/tools/ToolSidebar";
 import { Badge } from "@/components/ui/Badge";
 import { allowRole, allowRun } from "@/components/ui/permission";
 import { Workbench } from "@/components/workbench/Workbench";
@@ -35,13 +36,18 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const source = fromRun ? await studio.runs.get(fromRun) : null;
   const initialArgs = source && source.tool === name && isObject(source.arguments) ? source.arguments : {};
   const { runs } = await studio.runs.list({ tool: name, limit: 8 });
+  const sidebar = (await studio.registry.list())
+    .map((t) => ({ name: t.name, title: displayName(t), source: t.source.id }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 
   // What this person may do here (the server checks the same): run under the tool's run policy, keep presets.
   const run = allowRun(principal.role, spec.name, requiredRunRole(spec, getConfigStore().current().config.runPolicy));
   const presets = allowRole(principal.role, "runner", "save presets");
 
   return (
-    <div className="space-y-4">
+    <div className="gap-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)]">
+    <ToolSidebar tools={sidebar} current={spec.name} />
+    <div className="mt-4 min-w-0 space-y-4 lg:mt-0">
       <div>
         <Link href="/" className="text-[12px] text-muted-foreground hover:text-foreground">← All tools</Link>
         <div className="mt-1 flex flex-wrap items-center gap-3">
@@ -81,6 +87,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
         adopt={spec.source.kind === "runtime" ? allowRole(principal.role, "admin", "change the config") : undefined}
       />
       <ToolDefinition tool={spec} />
+    </div>
     </div>
   );
 }
