@@ -23,7 +23,8 @@ export function AppHeader({ user }: { user: HeaderUser | null }) {
         <Link href="/" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight">
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src="/icon.svg" alt="" width={22} height={22} />
-          Tool Studio
+          {/* The smallest phones (320 and 360 px) keep only the icon: the row would not fit. */}
+          <span className="max-[374px]:sr-only">Tool Studio</span>
         </Link>
         {user && (
           <>
