@@ -149,7 +149,7 @@ export function DomainSelectWidget(props: WidgetProps) {
             tabIndex={-1}
             aria-label={`${domain} choices`}
             aria-activedescendant={searchable ? undefined : activeId}
-            className="max-h-72 overflow-auto py-1 outline-none"
+            className="max-h-72 overflow-auto py-1 outline-none max-sm:max-h-96"
           >
             {clearable && (
               <li id={optionId(-1)} role="option" aria-selected={false} onMouseDown={(e) => e.preventDefault()} onClick={() => choose(null)} className={`cursor-pointer px-3 py-1.5 text-muted-foreground hover:bg-accent ${active === -1 ? "bg-accent" : ""}`}>
