@@ -3,6 +3,7 @@ import { GeistSans } from "geist/font/sans";
 import { GeistMono } from "geist/font/mono";
 import { AppHeader } from "@/components/layout/AppHeader";
 import { RouteFocus } from "@/components/layout/RouteFocus";
+import { ThemeSync } from "@/components/layout/ThemeSync";
 import { cspNonce, currentPrincipal } from "@/app/_auth/door";
 import "./globals.css";
 
@@ -12,7 +13,8 @@ export const metadata: Metadata = {
   icons: { icon: "/icon.svg" },
 };
 
-// Chooses the theme before first paint: the saved choice, else the system's.
+// Chooses the theme before first paint: the saved choice, else the system's (ThemeSync does the
+// same where this script cannot run).
 const themeScript = `try{var t=localStorage.getItem("theme");if(t==="dark"||(!t&&matchMedia("(prefers-color-scheme: dark)").matches))document.documentElement.classList.add("dark")}catch(e){}`;
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
@@ -27,6 +29,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         <AppHeader user={user} />
         <main id="main" tabIndex={-1} className="mx-auto max-w-[1400px] px-4 py-5 outline-none sm:px-6">{children}</main>
         <RouteFocus />
+        <ThemeSync />
       </body>
     </html>
   );

@@ -7,7 +7,7 @@ import { formatTime } from "@/components/runs/RunTable";
 import { Badge, type Tone } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
-import { scrollRegion } from "@/components/ui/scroll-region";
+import { scrollRegion, tableRegion } from "@/components/ui/scroll-region";
 
 /* ---------- shared by the token and user views ---------- */
 
@@ -123,7 +123,7 @@ export function TokenTable({ tokens, showOwner = false, onRevoked, emptyText = "
           {error}
         </p>
       )}
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" {...tableRegion(showOwner ? "Every API token" : "Your API tokens")}>
         <table className="w-full text-left text-[13px]" data-testid={showOwner ? "all-tokens-table" : "tokens-table"}>
           <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
             <tr>

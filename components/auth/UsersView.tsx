@@ -8,6 +8,7 @@ import type { UserInfo } from "@/lib/auth/users";
 import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
+import { tableRegion } from "@/components/ui/scroll-region";
 import { ApiError, callApi, FieldError, fieldClass, labelTextClass, messageOf, TokenTable } from "./TokensView";
 import { reportError } from "@/components/ui/report-error";
 
@@ -135,7 +136,7 @@ export function UsersView({
         {users.length === 0 ? (
           <p className="p-6 text-center text-muted-foreground">No users yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" {...tableRegion("Users")}>
             <table className="w-full text-left text-[13px]" data-testid="users-table">
               <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
                 <tr>

@@ -5,6 +5,7 @@ import type { InferredPart, InferredShapes, OutputViolation } from "@/lib/infere
 import { JsonView } from "@/components/runs/JsonView";
 import { Badge, type Tone } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
+import { scrollRegion } from "@/components/ui/scroll-region";
 import { SchemaActions } from "./SchemaActions";
 import { AdoptSchema } from "./AdoptSchema";
 import { ShapeRevisions } from "./ShapeRevisions";
@@ -57,7 +58,7 @@ function rangeText(f: FieldSummary): string {
 
 export function FieldTable({ fields }: { fields: FieldSummary[] }) {
   return (
-    <div className="max-h-[520px] overflow-auto rounded-md border">
+    <div className="max-h-[520px] overflow-auto rounded-md border" {...scrollRegion("Inferred fields")}>
       <table className="w-full text-left text-[13px]" data-testid="inferred-fields">
         <thead className="sticky top-0 border-b bg-card text-[11px] uppercase tracking-wide text-muted-foreground">
           <tr>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { Run } from "@/lib/runs/types";
 import { Badge } from "@/components/ui/Badge";
+import { tableRegion } from "@/components/ui/scroll-region";
 import { formatDuration, StatusBadge } from "./StatusBadge";
 import { TableRowKeys } from "./TableRowKeys";
 
@@ -20,7 +21,7 @@ export function RunTable({ runs, showTool = true, compact = false, selectable = 
   if (runs.length === 0) return <p className="p-6 text-center text-muted-foreground">No runs yet.</p>;
   return (
     <TableRowKeys>
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" {...tableRegion("Runs")}>
       <table className="w-full text-left text-[13px]" data-testid="run-table">
         <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
           <tr>

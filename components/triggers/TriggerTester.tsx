@@ -218,11 +218,12 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
                   const hit = matchedTriggers.get(t.name);
                   return (
                     <tr key={t.name} className={`border-b last:border-0 ${hit ? "bg-primary/5" : ""}`} data-testid="trigger-row" data-tool={t.name}>
-                      <td className="whitespace-nowrap px-3 py-1.5 align-top">
+                      {/* On a phone the name wraps (its id on a line of its own), leaving room for the triggers. */}
+                      <td className="px-3 py-1.5 align-top sm:whitespace-nowrap">
                         <Link href={`/tools/${encodeURIComponent(t.name)}`} className="hover:text-primary hover:underline">
                           {t.title}
                         </Link>{" "}
-                        {t.title !== t.name && <code className="font-mono text-[12px] text-muted-foreground">{t.name}</code>}
+                        {t.title !== t.name && <code className="font-mono text-[12px] text-muted-foreground max-sm:block">{t.name}</code>}
                       </td>
                       <td className="px-3 py-1.5">
                         {t.triggers.length === 0 ? (

@@ -21,4 +21,8 @@ self.MonacoEnvironment = {
 
 loader.config({ monaco });
 
+// The built-in dark theme draws comments (JSONC in Settings) at 4.2:1 on its background, under
+// WCAG AA's 4.5:1: the same theme with a lighter green (6:1). Monaco lets a built-in be replaced.
+monaco.editor.defineTheme("vs-dark", { base: "vs-dark", inherit: true, rules: [{ token: "comment", foreground: "7CA668" }], colors: {} });
+
 export { monaco };

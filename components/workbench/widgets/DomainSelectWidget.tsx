@@ -120,7 +120,7 @@ export function DomainSelectWidget(props: WidgetProps) {
           {current ? (selected?.label ?? current) : ctx?.loading && !options ? "Loading choices…" : "Choose…"}
           {selected?.label && selected.label !== current && <span className="ml-1.5 font-mono text-[11px] text-muted-foreground">{current}</span>}
         </span>
-        {selected?.hint && <span className="truncate text-[12px] text-muted-foreground">{selected.hint}</span>}
+        {selected?.hint && <span className="truncate text-[12px] text-muted-foreground max-sm:hidden">{selected.hint}</span>}
         <span className="rounded bg-muted px-1 font-mono text-[10px] text-muted-foreground" title="option domain">{domain}</span>
         <ChevronDown className="size-4 shrink-0 opacity-50" aria-hidden />
       </button>
@@ -149,7 +149,7 @@ export function DomainSelectWidget(props: WidgetProps) {
             tabIndex={-1}
             aria-label={`${domain} choices`}
             aria-activedescendant={searchable ? undefined : activeId}
-            className="max-h-72 overflow-auto py-1 outline-none"
+            className="max-h-72 overflow-auto py-1 outline-none max-sm:max-h-96"
           >
             {clearable && (
               <li id={optionId(-1)} role="option" aria-selected={false} onMouseDown={(e) => e.preventDefault()} onClick={() => choose(null)} className={`cursor-pointer px-3 py-1.5 text-muted-foreground hover:bg-accent ${active === -1 ? "bg-accent" : ""}`}>
@@ -175,12 +175,12 @@ export function DomainSelectWidget(props: WidgetProps) {
                     onMouseEnter={() => setActive(i)}
                     onMouseDown={(e) => e.preventDefault()}
                     onClick={() => choose(o)}
-                    className={`flex cursor-pointer items-center gap-2 px-3 py-1.5 ${i === active ? "bg-accent shadow-[inset_3px_0_0_var(--ring)]" : ""} ${o.disabled ? "cursor-not-allowed text-muted-foreground line-through decoration-muted-foreground/60" : ""}`}
+                    className={`flex cursor-pointer items-center gap-x-2 px-3 py-1.5 max-sm:flex-wrap ${i === active ? "bg-accent shadow-[inset_3px_0_0_var(--ring)]" : ""} ${o.disabled ? "cursor-not-allowed text-muted-foreground line-through decoration-muted-foreground/60" : ""}`}
                   >
                     <Check className={`size-3.5 ${o.value === current ? "" : "invisible"}`} aria-hidden />
                     <span className="truncate">{o.label ?? o.value}</span>
                     {o.label && o.label !== o.value && <span className="font-mono text-[11px] text-muted-foreground">{o.value}</span>}
-                    {o.hint && <span className="ml-auto truncate pl-2 text-[12px] text-muted-foreground">{o.hint}</span>}
+                    {o.hint && <span className="ml-auto truncate pl-2 text-[12px] text-muted-foreground max-sm:ml-0 max-sm:w-full max-sm:pl-5.5">{o.hint}</span>}
                   </div>
                 </li>
               );
