@@ -21,7 +21,8 @@ async function focusRing(page: Page): Promise<string> {
 }
 
 async function expectFocusRing(page: Page) {
-  expect(await focusRing(page)).toMatch(/^(outline|ring) /);
+  // Form inputs fade their ring in (a 150 ms transition): the ring must show, not be there at once.
+  await expect.poll(() => focusRing(page), { timeout: 3000 }).toMatch(/^(outline|ring) /);
 }
 
 const isFocused = (target: Locator) => target.evaluate((el) => el === document.activeElement).catch(() => false);
