@@ -1,6 +1,7 @@
 "use client";
+import { useDismiss } from "@/components/ui/use-dismiss";
 import Link from "next/link";
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useId, useRef, useState } from "react";
 import { ChevronDown, KeyRound, LogOut, MonitorX, UserRound, Users } from "lucide-react";
 import { Badge, type Tone } from "@/components/ui/Badge";
 
@@ -16,27 +17,11 @@ export function UserMenu({ name, actor, role, via }: { name: string; actor: stri
   const [error, setError] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const closeMenu = useCallback(() => setOpen(false), []);
   const menuId = useId();
   const isSession = via === "session";
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (e: PointerEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    document.addEventListener("pointerdown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  useDismiss(open, closeMenu, root, button);
 
   /** better-auth's sign-out (this browser) or revoke-sessions (every browser), then the sign-in page. */
   const leave = async (what: "sign-out" | "revoke-sessions") => {

@@ -1,7 +1,8 @@
 "use client";
+import { useDismiss } from "@/components/ui/use-dismiss";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useId, useRef, useState } from "react";
 import { Menu, X } from "lucide-react";
 
 const LINKS = [
@@ -43,30 +44,14 @@ export function NavMenu() {
   const [openedAt, setOpenedAt] = useState(path);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const closeMenu = useCallback(() => setOpen(false), []);
   const panelId = useId();
 
   // A new page (a link followed, or back/forward) closes the menu: adjusted while rendering, as React advises.
   if (open && openedAt !== path) setOpen(false);
   if (openedAt !== path) setOpenedAt(path);
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (e: PointerEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    document.addEventListener("pointerdown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  useDismiss(open, closeMenu, root, button);
 
   return (
     <div
