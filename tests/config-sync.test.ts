@@ -198,3 +198,91 @@ describe("config revisions across instances", () => {
     expect((await a.audit.verify()).ok).toBe(true);
   });
 });
+
+describe("without notifications", () => {
+  it("the safety poll finds a revision no notification announced; a database that fails is logged and asked again", async () => {
+    const source = await instance("poll-source", agents("lima"));
+    const file = path.join(dir, "poll.jsonc");
+    fs.writeFileSync(file, agents("lima"));
+    const prisma = await createPrisma({ databaseUrl: db.url });
+    const store = new ConfigStore(file, { createFromExample: false, debounceMs: 10 });
+    const sync = new ConfigSync({ store, revisions: new ConfigRevisions(prisma.prisma, new AuditLog(prisma.prisma)), fileAuthor: () => "file:poll", pollMs: 50 });
+    await sync.start();
+    try {
+      const r = await source.sync.save(agents("mike"), { author: "ana@example.com", from: null, expectedVersion: source.store.current().version });
+      expect(r.ok).toBe(true);
+      await within(3000, "the poll brings mike", () => store.current().config.defaultAgent === "mike");
+
+    } finally {
+      sync.stop();
+      store.close();
+      await prisma.close();
+    }
+  });
+
+  it("a database it cannot reach: the reconcile and the poll fail, are logged, and the file store still serves the file", async () => {
+    const u = new URL(db.url);
+    u.pathname = "/tool_studio_no_such_database";
+    const prisma = await createPrisma({ databaseUrl: u.toString() });
+    const file = path.join(dir, "unreachable.jsonc");
+    fs.writeFileSync(file, agents("oscar"));
+    const store = new ConfigStore(file, { createFromExample: false, debounceMs: 10 });
+    const sync = new ConfigSync({ store, revisions: new ConfigRevisions(prisma.prisma, new AuditLog(prisma.prisma)), fileAuthor: () => "file:x", pollMs: 20 });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args[0]);
+    try {
+      await sync.start();
+      await new Promise((r) => setTimeout(r, 150)); // poll ticks against the missing database
+    } finally {
+      console.error = original;
+      sync.stop();
+      store.close();
+      await prisma.close();
+    }
+    expect(errors.some((e) => String(e).includes("could not reconcile the file with the database (boot)"))).toBe(true);
+    expect(store.current().config.defaultAgent).toBe("oscar");
+    expect(sync.head()).toBeNull();
+  });
+});
+
+describe("PgNotifier", () => {
+  it("delivers to listeners until they leave; a failing handler or reconnect hook does not stop the others", async () => {
+    const n = new PgNotifier(db.url, { backoffMs: 20, maxBackoffMs: 50 });
+    const m = new PgNotifier(db.url);
+    try {
+      const got: string[] = [];
+      const bad = await n.listen("studio_test", () => {
+        throw new Error("handler failed");
+      });
+      const off = await n.listen("studio_test", (p) => got.push(p));
+      let hooked = 0;
+      const unhook = n.onReconnect(() => {
+        throw new Error("hook failed");
+      });
+      n.onReconnect(() => hooked++);
+      const original = console.error;
+      console.error = () => {};
+      try {
+        await m.notify("studio_test", "one");
+        await within(2000, "one arrives", () => got.includes("one"));
+        const admin = new pg.Client({ connectionString: db.url });
+        await admin.connect();
+        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tool-studio-listen' AND pid <> pg_backend_pid()");
+        await admin.end();
+        await within(3000, "the reconnect hooks ran", () => hooked > 0);
+      } finally {
+        console.error = original;
+      }
+      unhook();
+      bad();
+      off();
+      await m.notify("studio_test", "two");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(got).toEqual(["one"]);
+    } finally {
+      await n.close();
+      await m.close();
+    }
+  });
+});

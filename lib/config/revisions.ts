@@ -81,24 +81,9 @@ export class ConfigRevisions {
     return r?.id ?? 0;
   }
 
-  async get(id: number): Promise<ConfigRevision | null> {
-    const r = await this.prisma.configRevision.findUnique({ where: { id } });
-    return r ? toRevision(r) : null;
-  }
-
   /** Was this text ever a revision? (A file equal to an old revision is stale, not an edit.) */
   async hasHash(hash: string): Promise<boolean> {
     return (await this.prisma.configRevision.count({ where: { hash } })) > 0;
-  }
-
-  /** Newest first, without the text. */
-  async list(limit = 50): Promise<RevisionInfo[]> {
-    const rows = await this.prisma.configRevision.findMany({
-      orderBy: { id: "desc" },
-      take: Math.min(Math.max(Math.trunc(limit), 1), 500),
-      select: { id: true, hash: true, author: true, source: true, createdAt: true },
-    });
-    return rows.map((r) => ({ ...r, source: r.source === "file" ? "file" : "api" }));
   }
 
   /**

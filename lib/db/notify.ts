@@ -63,7 +63,7 @@ export class PgNotifier {
     if (this.retry) clearTimeout(this.retry);
     const c = this.client;
     this.client = null;
-    await c?.end().catch(() => {});
+    await c?.end().catch(ignore);
   }
 
   private connect(): Promise<void> {
@@ -89,13 +89,13 @@ export class PgNotifier {
       await c.connect();
       for (const ch of this.handlers.keys()) await c.query(`LISTEN ${quoteIdent(ch)}`);
     } catch {
-      await c.end().catch(() => {});
+      await c.end().catch(ignore);
       this.owed = true;
       this.scheduleRetry();
       return;
     }
     if (this.closed) {
-      await c.end().catch(() => {});
+      await c.end().catch(ignore);
       return;
     }
     this.client = c;
@@ -108,7 +108,7 @@ export class PgNotifier {
     if (c && this.client !== c) return;
     const old = this.client;
     this.client = null;
-    old?.end().catch(() => {});
+    old?.end().catch(ignore);
     // A lost connection means missed notifications from now on: reconnect and tell the owners.
     this.owed = true;
     this.scheduleRetry();
@@ -120,11 +120,14 @@ export class PgNotifier {
     this.backoff = Math.min(this.backoff * 2, this.opts.maxBackoffMs ?? 5000);
     this.retry = setTimeout(() => {
       this.retry = null;
-      this.connect().catch(() => {});
+      this.connect().catch(ignore);
     }, wait);
     this.retry.unref?.();
   }
 }
+
+/** For closing a connection that is already failing: its own error is not news. */
+function ignore(): void {}
 
 function safely(fn: () => void): void {
   try {

@@ -47,3 +47,33 @@ describe("InterpretingValidator (RJSF's validator without code generation)", () 
     expect(v.rawValidation(broken, 1).validationError).toBeInstanceOf(Error);
   });
 });
+
+describe("InterpretingValidator: dialects, unreadable schemas, the cache", () => {
+  it("reads the dialect a schema declares (2019-09, draft-07, draft-04; 2020-12 by default)", () => {
+    const v = new InterpretingValidator();
+    for (const $schema of ["https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#", undefined]) {
+      const schema = { ...($schema ? { $schema } : {}), type: "object", properties: { n: { type: "integer" } }, required: ["n"] } as RJSFSchema;
+      expect(v.isValid(schema, { n: 1 }, schema)).toBe(true);
+      expect(v.isValid(schema, { n: "x" }, schema)).toBe(false);
+    }
+  });
+
+  it("an unreadable schema matches nothing and says why as a form error", () => {
+    const v = new InterpretingValidator();
+    const broken = { type: "object", properties: { a: { $ref: "#/$defs/missing" } } } as RJSFSchema;
+    expect(v.isValid(broken, { a: 1 }, broken)).toBe(false);
+    const r = v.validateFormData({ a: 1 }, broken);
+    expect(r.errors[0]?.message).toMatch(/.+/);
+    expect(JSON.stringify(r.errorSchema)).toContain("The schema cannot be read");
+  });
+
+  it("reports a missing member on the member, and forgets its compiled schemas on reset", () => {
+    const v = new InterpretingValidator();
+    const schema = { type: "object", properties: { a: { type: "object", properties: { "b/c": { type: "string" } }, required: ["b/c"] } } } as RJSFSchema;
+    const r = v.validateFormData({ a: {} }, schema);
+    expect(r.errors.map((e) => e.property)).toEqual([".a.b/c"]);
+    expect(v.validateFormData({ a: { "b/c": "x" } }, schema).errors).toEqual([]);
+    v.reset();
+    expect(v.isValid(schema, { a: { "b/c": "x" } }, schema)).toBe(true);
+  });
+});
