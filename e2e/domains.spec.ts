@@ -46,7 +46,7 @@ test("choices come from the config; choosing a channel narrows the targets", asy
   await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
   await page.screenshot({ path: "e2e/.artifacts/screens/tool-page-domains.png", fullPage: true });
 
-  await page.getByRole("link", { name: "Outbox" }).click();
+  await page.getByRole("link", { name: "Outbox", exact: true }).click();
   await expect(page.getByTestId("outbox-message").first()).toContainText("telegram.oncall");
   await expect(page.getByTestId("outbox-message").first()).toContainText("pager test");
 });

@@ -31,7 +31,7 @@ const isFocused = (target: Locator) => target.evaluate((el) => el === document.a
  * Press Tab (or Shift+Tab) until `target` has the focus. In the JSON editor Tab indents: press
  * Monaco's Ctrl+M first, its documented way to let Tab move the focus, so the editor is no trap.
  */
-async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {}) {
+async function tabTo(page: Page, target: Locator, { back = false, max = 200 } = {}) {
   for (let i = 0; i < max; i++) {
     if (await isFocused(target)) return;
     // Ctrl+M is a toggle for the whole page: press it once per page load (remembered on window).

@@ -36,13 +36,22 @@ export function RunFilters({ options }: { options: Record<SelectKey, readonly st
   const [values, setValues] = useState<Values>(() => fromSearch(search));
   const [pending, startTransition] = useTransition();
   const requested = useRef(runsHref(fromSearch(search)));
+  // URLs this form asked for that have not arrived yet: when one arrives it is ours, even if the
+  // user has typed on since (it must not reset the fields to an older filter).
+  const inFlight = useRef<string[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // The URL changed from elsewhere (Clear, Back): the fields follow it.
   useEffect(() => {
     const href = runsHref(fromSearch(search));
+    const ours = inFlight.current.indexOf(href);
+    if (ours >= 0) {
+      inFlight.current.splice(0, ours + 1);
+      return;
+    }
     if (href === requested.current) return;
     requested.current = href;
+    inFlight.current = [];
     clearTimeout(timer.current);
     setValues(fromSearch(search));
   }, [search]);
@@ -53,6 +62,7 @@ export function RunFilters({ options }: { options: Record<SelectKey, readonly st
     const href = runsHref(next);
     if (href === requested.current) return;
     requested.current = href;
+    inFlight.current.push(href);
     startTransition(() => router.replace(href, { scroll: false }));
   };
 
