@@ -46,7 +46,44 @@ test("every content kind of an MCP tool renders, audio and resources included", 
   await page.goto("/tools/demo__resources");
   await page.getByTestId("run-button").click();
   const out = page.getByTestId("run-output");
-  await expect(out.getByTestId("content-resource_link")).toBeVisible();
-  await expect(out.getByTestId("content-resource").first()).toBeVisible();
-  await expect(out.getByRole("link", { name: /Download/ })).toBeVisible();
+  await expect(out.getByTestId("content-resource_link")).toHaveCount(3);
+  await expect(out.getByTestId("content-resource")).toHaveCount(3);
+  await page.screenshot({ path: "e2e/.artifacts/screens/resources.png", fullPage: true });
+
+  // Embedded resources are previewed: the image (zoom and download) and the audio (a player).
+  const embeddedImage = out.getByTestId("content-resource").nth(1);
+  await expect(embeddedImage.getByTestId("content-annotations")).toContainText("for user");
+  await expect(embeddedImage.getByTestId("content-annotations")).toContainText("priority 0.5");
+  await expect(embeddedImage.getByTestId("image-download")).toHaveAttribute("download", "tiny.png");
+  await embeddedImage.getByTestId("image-zoom").click();
+  const dialog = page.getByTestId("image-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("image-full")).toHaveAttribute("src", /^data:image\/png;base64,/);
+  expect((await dialog.getByTestId("image-full").boundingBox())!.width).toBeGreaterThanOrEqual(256);
+  await page.screenshot({ path: "e2e/.artifacts/screens/image-zoom.png" });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(embeddedImage.getByTestId("image-zoom")).toBeFocused(); // focus back where it was
+  await expect(out.getByTestId("content-resource").nth(2).getByTestId("resource-audio")).toHaveAttribute("src", /^data:audio\/wav;base64,/);
+
+  // Links of any scheme are read in place through the server that owns them; failures say why.
+  const changelog = out.getByTestId("resource-link").filter({ hasText: "example://notes/changelog.md" });
+  await expect(changelog.getByTestId("content-annotations")).toHaveCount(0); // annotations sit on the block
+  await expect(out.getByTestId("content-resource_link").nth(1).getByTestId("content-annotations")).toContainText("for user and assistant");
+  await expect(out.getByTestId("content-resource_link").nth(1).getByTestId("content-annotations")).toContainText("modified 2026-11-30 12:00Z");
+  await changelog.getByTestId("resource-read").click();
+  await expect(changelog.getByTestId("resource-read-result")).toContainText("# Changelog");
+  const png = out.getByTestId("resource-link").filter({ hasText: "example://images/tiny.png" });
+  await png.getByTestId("resource-read").click();
+  await expect(png.getByTestId("resource-read-result").locator("img")).toHaveAttribute("src", /^data:image\/png;base64,/);
+  const https = out.getByTestId("resource-link").filter({ hasText: "https://example.com/docs/readme.md" });
+  await https.getByTestId("resource-read").click();
+  await expect(https.getByRole("alert")).toContainText("Resource not found");
+  await page.screenshot({ path: "e2e/.artifacts/screens/resource-read.png", fullPage: true });
+
+  // Every read is audited, with who read what.
+  const audit = await (await request.get("/api/audit?action=resource.read")).json();
+  expect(audit.entries.map((e: { target: string }) => e.target)).toEqual(
+    expect.arrayContaining(["demo example://notes/changelog.md", "demo example://images/tiny.png", "demo https://example.com/docs/readme.md"]),
+  );
 });

@@ -144,7 +144,29 @@ describe.each(["stdio", "http"] as const)("example MCP server over %s", (transpo
       { type: "resource_link", uri: "https://example.com/docs/readme.md", name: "readme.md", title: "The README", description: "A linked resource", mimeType: "text/markdown", size: 1234 },
       { type: "resource", resource: { uri: "file:///notes/hello.txt", mimeType: "text/plain", text: "Hello from an embedded resource." } },
       { type: "resource", resource: { uri: "file:///images/tiny.png", mimeType: "image/png", blob: img.data }, annotations: { audience: ["user"], priority: 0.5 } },
+      { type: "resource", resource: { uri: "file:///sounds/beep.wav", mimeType: "audio/wav", blob: audio.data } },
+      {
+        type: "resource_link",
+        uri: "example://notes/changelog.md",
+        name: "changelog.md",
+        title: "The changelog",
+        mimeType: "text/markdown",
+        annotations: { audience: ["user", "assistant"], priority: 0.9, lastModified: "2026-11-30T12:00:00Z" },
+      },
+      { type: "resource_link", uri: "example://images/tiny.png", name: "tiny.png", mimeType: "image/png" },
     ]);
+  });
+
+  it("reads a resource of any scheme through the server (resources/read), and names an unknown one", async () => {
+    expect(await conn.readResource("example://notes/changelog.md")).toEqual([
+      { uri: "example://notes/changelog.md", mimeType: "text/markdown", text: expect.stringContaining("# Changelog") },
+    ]);
+    const [png] = await conn.readResource("example://images/tiny.png");
+    expect(png).toMatchObject({ uri: "example://images/tiny.png", mimeType: "image/png" });
+    expect(Buffer.from((png as { blob: string }).blob, "base64").subarray(1, 4).toString("ascii")).toBe("PNG");
+    const missing = await rejection(conn.readResource("example://nowhere"));
+    expect(missing).toBeInstanceOf(ToolError);
+    expect(missing).toMatchObject({ kind: "not_found", message: expect.stringMatching(/Resource not found: example:\/\/nowhere/) });
   });
 
   it("maps isError to a tool-level error result", async () => {

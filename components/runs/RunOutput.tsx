@@ -1,12 +1,18 @@
 import Link from "next/link";
 import type { Run } from "@/lib/runs/types";
 import { Badge } from "@/components/ui/Badge";
+import type { Allowance } from "@/components/ui/permission";
 import { ContentView } from "./ContentView";
 import { JsonView } from "./JsonView";
 import { formatDuration, StatusBadge } from "./StatusBadge";
 
-/** A run's outcome: status line, error with its kind and field details, output, schema verdict. */
-export function RunOutput({ run, showLink = true }: { run: Run; showLink?: boolean }) {
+/**
+ * A run's outcome: status line, error with its kind and field details, output, schema verdict.
+ * `readAccess`: may the viewer read the run's resource links through its tool's MCP server.
+ */
+export function RunOutput({ run, showLink = true, readAccess }: { run: Run; showLink?: boolean; readAccess?: Allowance }) {
+  const server = run.source.startsWith("mcp:") ? run.source.slice(4) : null;
+  const reader = readAccess ? { server, access: readAccess } : undefined;
   return (
     <div className="space-y-3" data-testid="run-output" data-status={run.status}>
       <div className="flex flex-wrap items-center gap-2">
@@ -60,7 +66,7 @@ export function RunOutput({ run, showLink = true }: { run: Run; showLink?: boole
           )}
           <div>
             <h3 className="mb-1 text-[12px] font-semibold uppercase tracking-wide text-muted-foreground">Content</h3>
-            <ContentView content={run.output.content} structuredContent={run.output.structuredContent} />
+            <ContentView content={run.output.content} structuredContent={run.output.structuredContent} reader={reader} />
           </div>
         </>
       )}

@@ -1,6 +1,7 @@
 "use client";
 import dynamic from "next/dynamic";
-import { RotateCcw, Save, HardDriveDownload, AlertTriangle } from "lucide-react";
+import { useMemo } from "react";
+import { RotateCcw, Save, HardDriveDownload, AlertTriangle, CheckCircle2, XCircle } from "lucide-react";
 import type { ConfigError, ConfigIssue } from "@/lib/config/store";
 import configSchema from "@/public/schemas/runtime-config.schema.json";
 import { formatTime } from "@/components/runs/RunTable";
@@ -33,6 +34,8 @@ const SAVE_REASON_ID = "config-save-reason";
  */
 export function ConfigEditor({ initial, canSave = true, saveReason = null }: { initial: ConfigSnapshot; canSave?: boolean; saveReason?: string | null }) {
   const { server, text, setText, dirty, saving, problem, newerOnDisk, savedAt, live, save, loadFromDisk, revert } = useConfigSync(initial, { canSave });
+  // The refused lines, highlighted in the editor (a new array only when the problem changes).
+  const problems = useMemo(() => problem?.details ?? [], [problem]);
 
   return (
     <div className="space-y-4" data-testid="config-editor">
@@ -60,6 +63,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
           title="studio.jsonc"
           actions={
             <>
+              <SaveStatus saving={saving} problem={problem} saved={savedAt !== null ? short(server.version) : null} />
               <button type="button" className={buttonClass.secondary} onClick={revert} disabled={!dirty || saving} data-testid="config-revert">
                 <RotateCcw className="size-3.5" /> Revert
               </button>
@@ -79,6 +83,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
           }
         >
           <div className="space-y-3">
+            {problem && <SaveProblemBanner problem={problem} />}
             {newerOnDisk !== null && (
               <div role="status" className="flex flex-wrap items-center gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2" data-testid="config-changed-on-disk">
                 <AlertTriangle className="size-4 shrink-0 text-warning" />
@@ -101,7 +106,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
               </div>
             )}
 
-            <JsonEditor label="Runtime config (JSONC)" value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} readOnly={!canSave} />
+            <JsonEditor label="Runtime config (JSONC)" value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} readOnly={!canSave} problems={problems} />
 
             <div className="flex flex-wrap items-center gap-2 text-[12px] text-muted-foreground">
               {canSave ? (
@@ -111,14 +116,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
               ) : (
                 <span data-testid="config-read-only">Read-only for your role: you can read and copy the config; an admin can change it.</span>
               )}
-              {savedAt !== null && !problem && (
-                <span role="status" className="text-success" data-testid="config-saved">
-                  Saved: version {short(server.version)} is in use.
-                </span>
-              )}
             </div>
-
-            {problem && <SaveProblemBanner problem={problem} />}
           </div>
         </Card>
 
@@ -171,6 +169,32 @@ function DiskErrorBanner({ error, configVersion }: { error: ConfigError; configV
   );
 }
 
+/**
+ * The outcome of the last save, beside the Save button where the eye already is: the live region
+ * for it (the banner under the toolbar holds the details).
+ */
+function SaveStatus({ saving, problem, saved }: { saving: boolean; problem: SaveProblem | null; saved: string | null }) {
+  const first = problem?.details.find((d) => d.line > 0);
+  return (
+    <span role="status" aria-live="polite" className="inline-flex min-w-0 items-center gap-1 text-[12px]" data-testid="config-save-status">
+      {saving ? (
+        <span className="text-muted-foreground">Saving…</span>
+      ) : problem ? (
+        <span className="inline-flex items-center gap-1 font-medium text-destructive" data-testid="config-save-failed">
+          <XCircle className="size-3.5 shrink-0" aria-hidden />
+          Not saved{first ? `: line ${first.line}` : ""}
+          {problem.details.length > 1 ? ` (+${problem.details.length - 1} more)` : ""}
+        </span>
+      ) : saved ? (
+        <span className="inline-flex items-center gap-1 font-medium text-success" data-testid="config-saved">
+          <CheckCircle2 className="size-3.5 shrink-0" aria-hidden />
+          Saved: version {saved} is in use
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 function SaveProblemBanner({ problem }: { problem: SaveProblem }) {
   const head =
     problem.kind === "invalid_config"
@@ -179,7 +203,7 @@ function SaveProblemBanner({ problem }: { problem: SaveProblem }) {
         ? "Not saved: the file changed on disk since you loaded it."
         : "Not saved.";
   return (
-    <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-destructive" data-testid="config-save-error">
+    <div className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-destructive" data-testid="config-save-error">
       <p className="font-medium">{head}</p>
       <p className="mt-0.5 text-[12px]">{problem.message}</p>
       <IssueList issues={problem.details} testId="config-save-issues" />

@@ -11,7 +11,7 @@ export function Card({ title, actions, children, className = "", bodyClassName =
       {(title || actions) && (
         <header className="flex flex-wrap items-center gap-2 border-b px-4 py-2.5">
           <h2 className="text-[13px] font-semibold tracking-tight">{title}</h2>
-          <div className="ml-auto flex items-center gap-2">{actions}</div>
+          <div className="ml-auto flex flex-wrap items-center justify-end gap-2">{actions}</div>
         </header>
       )}
       <div className={bodyClassName} {...(scrollLabel ? scrollRegion(scrollLabel) : {})}>

@@ -19,7 +19,18 @@ type Props = {
   label?: string;
   /** The schema's URI; set it to where a `"$schema"` in the text resolves (relative to modelPath) so that one is used. */
   schemaUri?: string;
+  /**
+   * Problems the server found (1-based line and column): squiggled, their lines highlighted, the
+   * first one scrolled into view. A new array (even empty) replaces the previous ones.
+   */
+  problems?: readonly EditorProblem[];
 };
+
+export interface EditorProblem {
+  line: number;
+  column: number;
+  message: string;
+}
 
 function useDarkMode(): boolean {
   const [dark, setDark] = useState(false);
@@ -35,8 +46,9 @@ function useDarkMode(): boolean {
 }
 
 /** Monaco JSON editor, uncontrolled (a controlled value drops keystrokes), kept in sync by diffing. */
-export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly, jsonc, schemaUri, label = "JSON editor" }: Props) {
+export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly, jsonc, schemaUri, label = "JSON editor", problems }: Props) {
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
+  const [mounted, setMounted] = useState(false);
   const onRunRef = useRef(onRun);
   onRunRef.current = onRun;
   const dark = useDarkMode();
@@ -55,8 +67,20 @@ export default function JsonEditor({ value, onChange, schema, modelPath, onRun, 
     });
   }, [schema, modelPath, jsonc, schemaUri]);
 
+  // The texts this editor reported that have not come back as `value` yet. One coming back is our
+  // own change, maybe a few keystrokes late (renders lag fast typing): writing it into the editor
+  // would drop what was typed since and move the cursor to the start. Echoes are consumed in order,
+  // so a later value set from outside (Revert) is written even if the text was typed before.
+  const emitted = useRef<string[]>([]);
+
   useEffect(() => {
     const ed = editorRef.current;
+    const echo = emitted.current.indexOf(value);
+    if (echo >= 0) {
+      emitted.current = emitted.current.slice(echo + 1);
+      return;
+    }
+    emitted.current = [];
     if (ed && ed.getValue() !== value) {
       // Only reformat when the editor's JSON means something else, so typing is never disturbed.
       // (Not for JSONC: there comments and layout are content.)
@@ -71,8 +95,26 @@ export default function JsonEditor({ value, onChange, schema, modelPath, onRun, 
     }
   }, [value, jsonc]);
 
+  useEffect(() => {
+    const ed = editorRef.current;
+    const model = ed?.getModel();
+    if (!ed || !model || !problems) return;
+    const valid = problems.filter((p) => p.line >= 1 && p.line <= model.getLineCount());
+    monaco.editor.setModelMarkers(
+      model,
+      "studio-save",
+      valid.map((p) => ({ severity: monaco.MarkerSeverity.Error, message: p.message, startLineNumber: p.line, startColumn: Math.max(1, p.column), endLineNumber: p.line, endColumn: model.getLineMaxColumn(p.line) })),
+    );
+    const lines = ed.createDecorationsCollection(
+      valid.map((p) => ({ range: new monaco.Range(p.line, 1, p.line, 1), options: { isWholeLine: true, className: "studio-error-line", linesDecorationsClassName: "studio-error-gutter" } })),
+    );
+    if (valid[0]) ed.revealLineInCenterIfOutsideViewport(valid[0].line);
+    return () => lines.clear();
+  }, [problems, mounted]);
+
   const onMount: OnMount = (ed, m) => {
     editorRef.current = ed;
+    setMounted(true);
     ed.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.Enter, () => onRunRef.current?.());
   };
 
@@ -85,7 +127,10 @@ export default function JsonEditor({ value, onChange, schema, modelPath, onRun, 
         defaultValue={value}
         theme={dark ? "vs-dark" : "vs"}
         onMount={onMount}
-        onChange={(v) => onChange(v ?? "")}
+        onChange={(v) => {
+          emitted.current = [...emitted.current.slice(-49), v ?? ""];
+          onChange(v ?? "");
+        }}
         options={{
           minimap: { enabled: false },
           fontSize: 12.5,

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
-import { Play, Square, RotateCcw, ShieldX } from "lucide-react";
+import { Loader2, Play, Square, RotateCcw, ShieldX } from "lucide-react";
 import { takesNoArguments } from "@/lib/forms/no-arguments";
 import { pruneUnset } from "@/lib/forms/prune";
 import type { Run } from "@/lib/runs/types";
@@ -12,6 +12,7 @@ import type { FieldError } from "@/lib/tools/errors";
 import type { ToolSpec } from "@/lib/tools/spec";
 import { RunOutput } from "@/components/runs/RunOutput";
 import { RunTable } from "@/components/runs/RunTable";
+import type { Allowance } from "@/components/ui/permission";
 import { Card } from "@/components/ui/Card";
 import { ConfirmDestructive } from "@/components/ui/ConfirmDestructive";
 import { DisabledReason } from "@/components/ui/DisabledReason";
@@ -43,7 +44,37 @@ type Props = {
   presetReason?: string | null;
   /** The tool is destructive (needsConfirmation): Run asks first, then sends `confirm: true`. */
   confirmBeforeRun: boolean;
+  /** May the viewer read the result's resource links through the tool's MCP server. */
+  readAccess?: Allowance;
 };
+
+/** The run in flight: when it was sent, its id once the server has stored it, its last progress. */
+type InFlight = { since: number; runId?: string; progress?: Progress };
+
+/** Seconds since `since`, redrawn ten times a second while a run is in flight. */
+function useElapsed(since: number | undefined): string {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (since === undefined) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(t);
+  }, [since]);
+  return since === undefined ? "" : `${(Math.max(0, now - since) / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Focus the result and make sure its status line shows below the sticky header (a tall result
+ * scrolled into view by its bottom would hide it), scrolling only when it is not in view.
+ */
+function revealResult(el: HTMLElement | null) {
+  if (!el) return;
+  el.focus({ preventScroll: true });
+  const headerBottom = document.querySelector("header.sticky")?.getBoundingClientRect().bottom ?? 0;
+  const barTop = document.querySelector<HTMLElement>('[data-testid="run-bar"]')?.getBoundingClientRect().top ?? window.innerHeight;
+  const top = el.getBoundingClientRect().top;
+  if (top < headerBottom + 4 || top > barTop - 64) window.scrollBy({ top: top - headerBottom - 12 });
+}
 
 /** Why the run could not happen, when there is no run record to show. */
 type Failure = { message: string; denied: boolean };
@@ -86,13 +117,14 @@ function toErrorSchema(details: FieldError[]): ErrorSchema {
   return root as ErrorSchema;
 }
 
-export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, canRun, runReason = null, canSavePresets, presetReason = null, confirmBeforeRun }: Props) {
+export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, canRun, runReason = null, canSavePresets, presetReason = null, confirmBeforeRun, readAccess }: Props) {
   const [formData, setFormData] = useState<unknown>(initialArgs);
   const [args, setArgs] = useState<unknown>(initialArgs);
   const [jsonText, setJsonText] = useState(() => pretty(initialArgs));
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [timeoutSec, setTimeoutSec] = useState<number>(Math.round((tool.timeoutMs ?? 30_000) / 1000));
-  const [running, setRunning] = useState<{ runId?: string; progress?: Progress } | null>(null);
+  const [running, setRunning] = useState<InFlight | null>(null);
+  const elapsed = useElapsed(running?.since);
   const [run, setRun] = useState<Run | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -187,7 +219,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
   const execute = useCallback(async (confirmed: boolean) => {
     if (running || blocked || !canRun) return;
     setConfirming(false);
-    setRunning({});
+    setRunning({ since: Date.now() });
     setFailure(null);
     setExtraErrors(undefined);
     setAnnouncement(`Running ${tool.name}…`);
@@ -198,9 +230,13 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
         body: JSON.stringify({ arguments: args, timeoutMs: Math.max(1, Math.round(timeoutSec * 1000)), ...(agent ? { agent } : {}), ...(confirmed ? { confirm: true } : {}) }),
       });
       const final = await readRunStream(res, {
-        started: (runId) => setRunning((r) => ({ ...r, runId })),
+        started: (runId) => {
+          setRunning((r) => (r ? { ...r, runId } : r));
+          // The run is stored as running: show it in the recent runs while it is in flight.
+          refreshRuns().catch(reportError);
+        },
         progress: (progress) => {
-          setRunning((r) => ({ ...r, progress }));
+          setRunning((r) => (r ? { ...r, progress } : r));
           setAnnouncement(`Progress ${progress.progress}${progress.total ? ` of ${progress.total}` : ""}${progress.message ? `: ${progress.message}` : ""}`);
         },
       });
@@ -210,14 +246,14 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
       // Focus goes where the answer is: the first field to fix, else the result.
       if (fieldErrors.length) {
         setExtraErrors(toErrorSchema(fieldErrors));
-        requestAnimationFrame(() => focusFirstFieldError(formRef.current, () => resultRef.current?.focus()));
-      } else requestAnimationFrame(() => resultRef.current?.focus());
+        requestAnimationFrame(() => focusFirstFieldError(formRef.current, () => revealResult(resultRef.current)));
+      } else requestAnimationFrame(() => revealResult(resultRef.current));
       // The server knew the tool as destructive when this page did not (its definition changed): ask now.
       if (!confirmed && final.status === "rejected" && final.error?.details?.some((d) => d.path === "/confirm")) setConfirming(true);
     } catch (e) {
       setFailure({ message: (e as Error).message, denied: e instanceof RunRequestError && e.denied });
       setAnnouncement(`The run did not start: ${(e as Error).message}`);
-      requestAnimationFrame(() => resultRef.current?.focus());
+      requestAnimationFrame(() => revealResult(resultRef.current));
     } finally {
       setRunning(null);
       refreshRuns().catch(reportError);
@@ -285,7 +321,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
         </Card>
       </div>
 
-      <div className="sticky bottom-0 z-20 -mx-1 flex flex-wrap items-center gap-3 rounded-lg border bg-card/95 px-3 py-2 shadow-sm backdrop-blur">
+      <div className="sticky bottom-0 z-20 -mx-1 flex flex-wrap items-center gap-3 rounded-lg border bg-card/95 px-3 py-2 shadow-sm backdrop-blur" data-testid="run-bar">
         <button
           ref={runButtonRef}
           type="button"
@@ -321,6 +357,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
             </div>
             <span className="whitespace-nowrap text-[12px] text-muted-foreground">
               {progress ? `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}${progress.message ? ` · ${progress.message}` : ""}` : "running…"}
+              <span className="ml-1.5 tabular-nums" data-testid="run-elapsed">{elapsed}</span>
             </span>
           </div>
         )}
@@ -329,16 +366,39 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card title="Result">
           <p role="status" aria-live="polite" className="sr-only" data-testid="run-announcer">{announcement}</p>
-          <div data-testid="result-panel" ref={resultRef} tabIndex={-1} role="region" aria-label="Result" className="scroll-mb-4 rounded-md">
+          <div data-testid="result-panel" ref={resultRef} tabIndex={-1} role="region" aria-label="Result" className="rounded-md" aria-busy={running ? true : undefined}>
             {failure && (failure.denied ? <DeniedNotice message={failure.message} /> : <p role="alert" className="text-destructive">{failure.message}</p>)}
-            {!failure && run?.status === "rejected" && run.error?.kind === "permission_denied" && <DeniedNotice recorded />}
-            {run ? <RunOutput run={run} /> : !failure && <p className="text-muted-foreground">{canRun ? "Fill the form (or the JSON) and press Run. The result and its run record appear here." : "You can fill the form and look at the arguments; running needs a role you do not have."}</p>}
+            {!failure && !running && run?.status === "rejected" && run.error?.kind === "permission_denied" && <DeniedNotice recorded />}
+            {running ? (
+              <InFlightRun tool={tool.name} runId={running.runId} elapsed={elapsed} progress={progress} />
+            ) : run ? (
+              <RunOutput run={run} readAccess={readAccess} />
+            ) : (!failure && <p className="text-muted-foreground">{canRun ? "Fill the form (or the JSON) and press Run. The result and its run record appear here." : "You can fill the form and look at the arguments; running needs a role you do not have."}</p>
+            )}
           </div>
         </Card>
         <Card title="Recent runs of this tool" bodyClassName="p-0" actions={<Link href={`/runs?tool=${encodeURIComponent(tool.name)}`} className="text-[12px] text-primary hover:underline">All →</Link>}>
           <RunTable runs={runs} showTool={false} compact />
         </Card>
       </div>
+    </div>
+  );
+}
+
+/** The result panel while a run is in flight: how long it has been going, its record once stored. */
+function InFlightRun({ tool, runId, elapsed, progress }: { tool: string; runId?: string; elapsed: string; progress?: Progress }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2" data-testid="run-in-flight">
+      <Loader2 className="size-4 animate-spin text-primary" aria-hidden />
+      <span className="font-medium">Running {tool}</span>
+      <span className="tabular-nums text-muted-foreground" data-testid="in-flight-elapsed">{elapsed}</span>
+      {progress && <span className="text-muted-foreground">· {progress.progress}{progress.total ? ` of ${progress.total}` : ""}{progress.message ? `: ${progress.message}` : ""}</span>}
+      {runId ? (
+        <Link href={`/runs/${runId}`} className="ml-auto font-mono text-[12px] text-primary hover:underline">run {runId.slice(0, 8)} →</Link>
+      ) : (
+        <span className="ml-auto text-[12px] text-muted-foreground">storing the run…</span>
+      )}
+      <p className="basis-full text-[12px] text-muted-foreground">The result shows here when it ends; Cancel stops it.</p>
     </div>
   );
 }

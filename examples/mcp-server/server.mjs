@@ -198,7 +198,7 @@ const tools = [
   {
     def: {
       name: "resources",
-      description: "Returns a resource_link and two embedded resources (text and blob).",
+      description: "Returns resource links (https, and example:// ones read through this server) and embedded resources (text, image, audio).",
       inputSchema: { type: "object", properties: {} },
     },
     run: () => ({
@@ -218,6 +218,17 @@ const tools = [
           resource: { uri: "file:///images/tiny.png", mimeType: "image/png", blob: PNG_B64 },
           annotations: { audience: ["user"], priority: 0.5 },
         },
+        { type: "resource", resource: { uri: "file:///sounds/beep.wav", mimeType: "audio/wav", blob: WAV_B64 } },
+        // Not http: a client opens these through this server (resources/read).
+        {
+          type: "resource_link",
+          uri: "example://notes/changelog.md",
+          name: "changelog.md",
+          title: "The changelog",
+          mimeType: "text/markdown",
+          annotations: { audience: ["user", "assistant"], priority: 0.9, lastModified: "2026-11-30T12:00:00Z" },
+        },
+        { type: "resource_link", uri: "example://images/tiny.png", name: "tiny.png", mimeType: "image/png" },
       ],
     }),
   },
@@ -379,6 +390,14 @@ const tools = [
   },
 ];
 
+// ---------------------------------------------------------------- resources (resources/read)
+
+/** What `example://` URIs name: read through resources/read, as resource links of this server point to. */
+const RESOURCES = {
+  "example://notes/changelog.md": { mimeType: "text/markdown", text: "# Changelog\n\n- 1.0.0: first release of the example server.\n" },
+  "example://images/tiny.png": { mimeType: "image/png", blob: PNG_B64 },
+};
+
 // ---------------------------------------------------------------- the server factory
 
 const encodeCursor = (offset) => Buffer.from(JSON.stringify({ offset }), "utf8").toString("base64url");
@@ -397,7 +416,7 @@ function createServer(context) {
   const server = new Server(
     { name: "tool-studio-example", version: "1.0.0", title: "Tool Studio example server" },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, resources: {} },
       instructions: "An example server that exercises Tool Studio.",
     },
   );
@@ -413,6 +432,15 @@ function createServer(context) {
     if (!tool) throw invalidParams(`Unknown tool: ${request.params.name}`);
     stats.calls++;
     return tool.run(request.params.arguments ?? {}, ctx, context?.requestInfo);
+  });
+  server.setRequestHandler("resources/list", () => ({
+    resources: Object.entries(RESOURCES).map(([uri, r]) => ({ uri, name: uri.split("/").pop(), mimeType: r.mimeType })),
+  }));
+  server.setRequestHandler("resources/read", (request) => {
+    const r = RESOURCES[request.params.uri];
+    // The spec's code for an unknown resource (-32002).
+    if (!r) throw new ProtocolError(-32002, `Resource not found: ${request.params.uri}`);
+    return { contents: [{ uri: request.params.uri, ...r }] };
   });
   liveInstances.add(server);
   server.onclose = () => liveInstances.delete(server);

@@ -69,7 +69,7 @@
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 
-export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema"] as const;
+export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read"] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** prevHash of entry #1. */

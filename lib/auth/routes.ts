@@ -69,6 +69,8 @@ export const ROUTES: readonly RouteAccess[] = [
 
   api("/api/servers", { GET: "viewer", POST: "admin" }),
   api("/api/servers/[name]", { PATCH: "admin", DELETE: "admin" }),
+  // Reading contacts the server on the caller's behalf, like a run: runner, and audited.
+  api("/api/servers/[name]/resources/read", { POST: "runner" }),
   api("/api/config", { GET: "viewer", PUT: "admin" }),
   api("/api/config/events", { GET: "viewer" }),
   api("/api/audit", { GET: "viewer" }),

@@ -2,11 +2,11 @@ import { Client, type Implementation } from "@modelcontextprotocol/client";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
 import type { RegisteredTool, ToolContext } from "../tools/define";
 import { ToolError } from "../tools/errors";
-import type { ToolOutput } from "../tools/output";
+import type { ResourceContents, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { backoffDelay, type BackoffOptions } from "./backoff";
 import { isNetworkFailure, toMcpToolError } from "./errors";
-import { RAW, toToolOutput, toToolSpec } from "./mapping";
+import { RAW, toResourceContents, toToolOutput, toToolSpec } from "./mapping";
 import type { StdioServerProcess } from "./process";
 import { StderrTail } from "./stderr";
 import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
@@ -281,6 +281,29 @@ export class McpConnection {
       throw e;
     }
     return toToolOutput(result, this.name);
+  }
+
+  /**
+   * Reads a resource (`resources/read`) through this server: how a `resource_link` of any scheme
+   * (file:, test:, a server's own) is opened. Contents are checked for shape (a uri, and text or
+   * base64 blob) and bounded in size; everything else the server sends is dropped.
+   */
+  async readResource(uri: string, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ResourceContents[]> {
+    const client = this.client;
+    if (!client || this.state !== "connected") {
+      throw new ToolError("network", `MCP server "${this.name}" is unavailable: ${this.unavailableReason() ?? "not connected"}`);
+    }
+    if (!this.capabilities?.resources) throw new ToolError("not_found", `MCP server "${this.name}" offers no resources (it did not declare the resources capability).`);
+    let result: unknown;
+    try {
+      result = await client.request({ method: "resources/read", params: { uri } }, RAW, { signal: opts.signal, timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    } catch (err) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      const e = toMcpToolError(err, this.name);
+      if (e.kind === "network") this.drop(client, `reading ${uri} failed: ${describe(err)}`);
+      throw e;
+    }
+    return toResourceContents(result, this.name);
   }
 
   // ------------------------------------------------------------ connecting

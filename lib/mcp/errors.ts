@@ -6,6 +6,8 @@ export const JSONRPC = {
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
   HEADER_MISMATCH: -32020,
+  /** resources/read of a URI the server does not have. */
+  RESOURCE_NOT_FOUND: -32002,
 } as const;
 
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
@@ -16,8 +18,11 @@ const NETWORK_SDK_CODES = new Set<string>([
   SdkErrorCode.ClientHttpFailedToOpenStream,
   SdkErrorCode.ClientHttpUnexpectedContent,
 ]);
-/** "Tool not found" is sent as -32602 by most servers (the spec's choice); spot it by its text. */
-const TOOL_NOT_FOUND = /\b(unknown tool|tool\b[^.]*\bnot found|no such tool|tool\b[^.]*\bdoes not exist)\b/i;
+/**
+ * "Tool not found" is sent as -32602 by most servers (the spec's choice), and so is "Resource not
+ * found" since 2026-07-28 (-32002 before): spot both by their text.
+ */
+const TOOL_NOT_FOUND = /\b(unknown (tool|resource)|(tool|resource)\b[^.]*\bnot found|no such (tool|resource)|(tool|resource)\b[^.]*\bdoes not exist)\b/i;
 
 /** Everything an operator may want about a failure, as JSON text (never shown to other callers). */
 export function errorDetail(err: unknown): string {
@@ -58,6 +63,7 @@ export function toMcpToolError(err: unknown, server: string): ToolError {
   if (err instanceof ProtocolError) {
     const msg = err.message.replace(/^MCP error -?\d+:\s*/, "");
     if (err.code === JSONRPC.METHOD_NOT_FOUND) return make("not_found", `${label} does not know this method or tool: ${msg}`);
+    if (err.code === JSONRPC.RESOURCE_NOT_FOUND) return make("not_found", `${label}: ${msg}`);
     if (err.code === JSONRPC.INVALID_PARAMS) {
       return TOOL_NOT_FOUND.test(msg) ? make("not_found", `${label}: ${msg}`) : make("invalid_args", `${label} rejected the arguments: ${msg}`);
     }

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { ToolError } from "../tools/errors";
-import type { ContentBlock, ToolOutput } from "../tools/output";
+import type { ContentBlock, ResourceContents, ToolOutput } from "../tools/output";
 import type { JsonSchema, ToolAnnotations, ToolIcon, ToolSpec } from "../tools/spec";
 import { errorDetail } from "./errors";
 
@@ -55,4 +55,29 @@ export function toToolOutput(result: unknown, server: string): ToolOutput {
   if (result.structuredContent !== undefined) output.structuredContent = result.structuredContent;
   if (result.isError === true) output.isError = true;
   return output;
+}
+
+/** Largest `resources/read` answer passed on (text and base64 together): beyond it, a clear error. */
+export const MAX_RESOURCE_CHARS = 16 * 1024 * 1024;
+
+/**
+ * A `resources/read` result to the contents this studio shows: each needs a string uri and a text
+ * or a base64 blob; a mimeType is kept when it is a string. Anything else is a provider error.
+ */
+export function toResourceContents(result: unknown, server: string): ResourceContents[] {
+  if (!isObject(result) || !Array.isArray(result.contents)) {
+    throw new ToolError("provider", `MCP server "${server}" returned a malformed resources/read result (no contents array).`, { detail: errorDetail(result) });
+  }
+  let total = 0;
+  return result.contents.map((c, i): ResourceContents => {
+    const bad = (what: string) => new ToolError("provider", `MCP server "${server}" returned a malformed resource: contents[${i}] ${what}.`, { detail: errorDetail(c) });
+    if (!isObject(c) || typeof c.uri !== "string") throw bad("has no uri");
+    const mimeType = typeof c.mimeType === "string" ? { mimeType: c.mimeType } : {};
+    const text = typeof c.text === "string" ? c.text : null;
+    const blob = typeof c.blob === "string" ? c.blob : null;
+    if (text === null && blob === null) throw bad("has neither text nor blob");
+    total += (text ?? blob!).length;
+    if (total > MAX_RESOURCE_CHARS) throw new ToolError("provider", `MCP server "${server}" returned a resource larger than ${MAX_RESOURCE_CHARS / 1024 / 1024} MB; it is not shown.`);
+    return text !== null ? { uri: c.uri, ...mimeType, text } : { uri: c.uri, ...mimeType, blob: blob! };
+  });
 }

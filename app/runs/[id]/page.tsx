@@ -10,7 +10,7 @@ import { formatDuration, StatusBadge } from "@/components/runs/StatusBadge";
 import { RunAgainButton } from "@/components/runs/RunAgainButton";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
-import { allowRun } from "@/components/ui/permission";
+import { allowRole, allowRun } from "@/components/ui/permission";
 import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
@@ -62,7 +62,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="space-y-4">
           <Card title="Arguments"><JsonView value={run.arguments} label="Arguments" /></Card>
-          <Card title="Outcome"><RunOutput run={run} showLink={false} /></Card>
+          <Card title="Outcome"><RunOutput run={run} showLink={false} readAccess={allowRole(principal.role, "runner", "read resources through a server")} /></Card>
         </div>
         <Card title="Details" className="self-start">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5">

@@ -2,17 +2,20 @@ import Link from "next/link";
 import { diffJson, type DiffRow } from "@/lib/runs/diff";
 import type { Run } from "@/lib/runs/types";
 import { getStudio } from "@/lib/studio/studio";
+import { ContentView } from "@/components/runs/ContentView";
 import { JsonView } from "@/components/runs/JsonView";
 import { formatDuration, StatusBadge } from "@/components/runs/StatusBadge";
 import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
+import { allowRole } from "@/components/ui/permission";
 import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Compare runs" };
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<{ run?: string | string[] }> }) {
-  await pageDoor("/runs/compare");
+  const principal = await pageDoor("/runs/compare");
+  const readAccess = allowRole(principal.role, "runner", "read resources through a server");
   const ids = [(await searchParams).run ?? []].flat();
   const studio = await getStudio();
   const runs = (await Promise.all(ids.slice(0, 2).map((id) => studio.runs.get(id)))).filter((r): r is Run => r !== null);
@@ -48,6 +51,22 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <DiffCard title="Arguments" rows={diffJson(a.arguments, b.arguments)} />
       <DiffCard title="Output" rows={diffJson(output(a), output(b))} />
       <DiffCard title="Error" rows={diffJson(a.error, b.error)} />
+      {(a.output || b.output) && (
+        <div className="grid gap-4 md:grid-cols-2" data-testid="compare-outputs">
+          {[a, b].map((r, i) => (
+            <Card key={r.id} title={`${i === 0 ? "Left" : "Right"} output`}>
+              {r.output ? (
+                <div className="space-y-3">
+                  {r.output.structuredContent !== undefined && <JsonView value={r.output.structuredContent} label={`${i === 0 ? "Left" : "Right"} structured content`} />}
+                  <ContentView content={r.output.content} structuredContent={r.output.structuredContent} reader={{ server: r.source.startsWith("mcp:") ? r.source.slice(4) : null, access: readAccess }} />
+                </div>
+              ) : (
+                <p className="text-muted-foreground">No output{r.error ? `: ${r.error.kind}` : ""}.</p>
+              )}
+            </Card>
+          ))}
+        </div>
+      )}
       <div className="grid gap-4 md:grid-cols-2">
         <Card title="Left arguments"><JsonView value={a.arguments} label="Left arguments" /></Card>
         <Card title="Right arguments"><JsonView value={b.arguments} label="Right arguments" /></Card>
@@ -56,7 +75,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   );
 }
 
-const show = (v: unknown) => (v === undefined ? "" : JSON.stringify(v));
+/** A cell of the diff: long values (base64 media, big texts) are cut, with their size said. */
+function show(v: unknown): string {
+  if (v === undefined) return "";
+  const text = JSON.stringify(v) ?? String(v);
+  if (text.length <= 240) return text;
+  const looksBase64 = typeof v === "string" && /^[A-Za-z0-9+/]+={0,2}$/.test(v);
+  return looksBase64 ? `(base64, ${(v.length * 0.75 / 1024).toFixed(1)} KB; shown below)` : `${text.slice(0, 200)}… (${text.length.toLocaleString("en")} characters)`;
+}
 
 function DiffCard({ title, rows }: { title: string; rows: DiffRow[] }) {
   return (

@@ -80,6 +80,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
         canSavePresets={presets.allowed}
         presetReason={presets.reason}
         confirmBeforeRun={needsConfirmation(spec)}
+        readAccess={allowRole(principal.role, "runner", "read resources through a server")}
       />
       <InferredShape
         toolName={spec.name}

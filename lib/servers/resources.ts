@@ -1,0 +1,41 @@
+import type { AuditLog } from "../audit/log";
+import { HttpError } from "../http/http";
+import type { McpConnection } from "../mcp/connection";
+import { toMcpToolError } from "../mcp/errors";
+import type { ResourceContents } from "../tools/output";
+
+/** What reading needs of the MCP manager: the live connection of a server, by name. */
+export interface ResourceSource {
+  connection(name: string): Pick<McpConnection, "readResource"> | undefined;
+}
+
+/** How long a read may take before it answers 504 (a resource is shown in place, so not long). */
+export const RESOURCE_READ_TIMEOUT_MS = 15_000;
+
+// A failed read says which side failed: the server (502), its slowness (504), or a bad request.
+const STATUS: Record<string, number> = { not_found: 404, invalid_args: 400, timeout: 504, permission_denied: 502, rate_limited: 502, network: 502, provider: 502 };
+
+/**
+ * Reads `uri` through the MCP server `server` (resources/read) and audits the read, failed or not,
+ * as "resource.read" with who asked: a resource can hold what the tool's output did not show.
+ */
+export async function readServerResource(
+  deps: { mcp: ResourceSource; audit: Pick<AuditLog, "append"> },
+  server: string,
+  uri: string,
+  who: { actor: string; userId: string | null; from: string | null },
+): Promise<{ contents: ResourceContents[] }> {
+  const connection = deps.mcp.connection(server);
+  const base = { actor: who.actor, action: "resource.read", target: `${server} ${uri}`.slice(0, 2000), from: who.from };
+  const ids = who.userId ? { userId: who.userId } : {};
+  if (!connection) throw new HttpError(404, "not_found", `No connected MCP server named "${server}".`);
+  try {
+    const contents = await connection.readResource(uri, { timeoutMs: RESOURCE_READ_TIMEOUT_MS });
+    await deps.audit.append({ ...base, detail: { ...ids, outcome: "read", contents: contents.length } });
+    return { contents };
+  } catch (thrown) {
+    const err = toMcpToolError(thrown, server);
+    await deps.audit.append({ ...base, detail: { ...ids, outcome: "failed", kind: err.kind, message: err.message.slice(0, 500) } });
+    throw new HttpError(STATUS[err.kind] ?? 502, err.kind, err.message);
+  }
+}

@@ -1,0 +1,83 @@
+// Reading a resource through the MCP server that owns it: the example server (stdio) started by
+// the test, a real audit chain on PostgreSQL. No mocks.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuditLog } from "@/lib/audit";
+import { HttpError } from "@/lib/http/http";
+import { toResourceContents, MAX_RESOURCE_CHARS } from "@/lib/mcp/mapping";
+import { McpManager } from "@/lib/mcp/source";
+import { readServerResource } from "@/lib/servers/resources";
+import { ToolError } from "@/lib/tools/errors";
+import { EXAMPLE_SERVER } from "@/tests/helpers/mcp";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
+
+let db: TestDatabase;
+let audit: AuditLog;
+const mcp = new McpManager();
+const who = { actor: "ana@example.com", userId: "u-ana", from: "local" };
+
+async function failure(p: Promise<unknown>): Promise<HttpError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof HttpError) return err;
+    throw err;
+  }
+  throw new Error("expected a refusal");
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  audit = new AuditLog(db.prisma);
+  await mcp.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: true }]);
+  await mcp.connection("ex")!.waitFor((s) => s.state === "connected", 20_000);
+});
+afterAll(async () => {
+  await mcp.close();
+  await db?.drop();
+});
+
+describe("readServerResource", () => {
+  it("reads through the owning server and audits who read what", async () => {
+    const { contents } = await readServerResource({ mcp, audit }, "ex", "example://notes/changelog.md", who);
+    expect(contents).toEqual([{ uri: "example://notes/changelog.md", mimeType: "text/markdown", text: expect.stringContaining("first release") }]);
+    const [entry] = (await audit.list({ action: "resource.read", limit: 1 })).entries;
+    expect(entry).toMatchObject({ actor: who.actor, action: "resource.read", target: "ex example://notes/changelog.md", detail: { userId: "u-ana", outcome: "read", contents: 1 } });
+  });
+
+  it("answers 404 for a resource the server does not have, and audits the failed read", async () => {
+    const e = await failure(readServerResource({ mcp, audit }, "ex", "example://nowhere", who));
+    expect(e).toMatchObject({ status: 404, kind: "not_found", message: expect.stringContaining("Resource not found") });
+    const [entry] = (await audit.list({ action: "resource.read", limit: 1 })).entries;
+    expect(entry).toMatchObject({ target: "ex example://nowhere", detail: { outcome: "failed", kind: "not_found" } });
+  });
+
+  it("answers 404 for a server that is not connected, and reads nothing", async () => {
+    const e = await failure(readServerResource({ mcp, audit }, "nope", "example://notes/changelog.md", who));
+    expect(e).toMatchObject({ status: 404, kind: "not_found", message: 'No connected MCP server named "nope".' });
+  });
+});
+
+describe("toResourceContents", () => {
+  it("keeps uri, mimeType and text or blob; drops everything else", () => {
+    expect(toResourceContents({ contents: [{ uri: "a://1", text: "x", extra: 1 }, { uri: "a://2", mimeType: "image/png", blob: "AA==", mimeType2: 3 }] }, "s")).toEqual([
+      { uri: "a://1", text: "x" },
+      { uri: "a://2", mimeType: "image/png", blob: "AA==" },
+    ]);
+  });
+
+  it("refuses malformed answers with a provider error that says what is wrong", () => {
+    const bad = (v: unknown) => {
+      try {
+        toResourceContents(v, "s");
+      } catch (err) {
+        expect(err).toBeInstanceOf(ToolError);
+        return (err as ToolError).message;
+      }
+      throw new Error("accepted");
+    };
+    expect(bad(null)).toMatch(/no contents array/);
+    expect(bad({ contents: [{ text: "x" }] })).toMatch(/contents\[0\] has no uri/);
+    expect(bad({ contents: [{ uri: "a://", mimeType: "text/plain" }] })).toMatch(/contents\[0\] has neither text nor blob/);
+    expect(bad({ contents: [{ uri: "a://", blob: "A".repeat(MAX_RESOURCE_CHARS + 1) }] })).toMatch(/larger than 16 MB/);
+  });
+});
