@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { fillCreateEventRequired } from "./support/create-event";
 
 // WCAG 2.2 AA, checked by axe on every page, in both themes, at a desktop and a phone size, with
 // forms filled and results shown. Critical and serious violations fail the test; every finding is
@@ -150,12 +151,7 @@ const PAGES: PageCase[] = [
     name: "tool page: create_event filled and run (nested object, oneOf, array, select)",
     async open(page) {
       await page.goto("/tools/create_event");
-      await page.locator("#root_title").fill("Design review");
-      await page.locator("#root_start").fill("2026-12-01T10:00");
-      await page.locator("#root_venue_street").fill("1 Main St");
-      await page.locator("#root_venue_city").fill("Lisbon");
-      await page.locator('[id="root_venue_country"]').selectOption({ label: "Portugal" });
-      await page.locator("#root_attendees_0_name").fill("Ada");
+      await fillCreateEventRequired(page);
       await page.locator("#root_attendees_0_email").fill("ada@example.com");
       await page.locator('[id="root_tags__add"]').click();
       await page.locator("#root_tags_0").fill("design");

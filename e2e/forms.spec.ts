@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { fillCreateEventRequired } from "./support/create-event";
 
 // The parameter form sends exactly what the user set (issue 14, items 1 and 2): optional fields
 // start unset, clear back to unset, pasted JSON goes out as pasted; oneOf/if-then-else behave.
@@ -27,14 +28,6 @@ async function runAndCapture(page: Page, request: APIRequestContext, status: str
   return (await res.json()).run.arguments as Record<string, unknown>;
 }
 
-async function fillRequired(page: Page) {
-  await page.locator("#root_title").fill("Design review");
-  await page.locator("#root_start").fill("2026-12-01T10:00");
-  await page.locator("#root_venue_street").fill("1 Main St");
-  await page.locator("#root_venue_city").fill("Lisbon");
-  await page.locator('[id="root_venue_country"]').selectOption({ label: "Portugal" });
-  await page.locator("#root_attendees_0_name").fill("Ada");
-}
 
 test("create_event from the form, touching only required fields, sends only those", async ({ page, request }) => {
   await page.goto("/tools/create_event");
@@ -46,7 +39,7 @@ test("create_event from the form, touching only required fields, sends only thos
   await expect(page.getByText("not set (default: on)")).toBeVisible();
   await expect(page.locator('[id="root_attendees_0_role"] option:checked')).toHaveText("— (default: attendee)");
 
-  await fillRequired(page);
+  await fillCreateEventRequired(page);
   const editor = page.getByTestId("json-editor");
   await expect(editor).toContainText('"Lisbon"');
   await expect(page.getByTestId("json-state")).toHaveText("in sync with the form");
@@ -171,7 +164,7 @@ test("if/then/else: occurrences appear when the event repeats and go when it doe
   await expect(editor).not.toContainText('"repeat"');
 
   // Repeating without occurrences: the server's error lands on the dependent field.
-  await fillRequired(page);
+  await fillCreateEventRequired(page);
   await repeat.selectOption({ label: "monthly" });
   await page.getByTestId("run-button").click();
   await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "rejected");
