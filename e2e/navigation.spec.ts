@@ -11,6 +11,14 @@ test("tool sidebar: / focuses the search, typing filters, arrow keys and Enter o
   await expect(current).toHaveCount(1);
   await expect(current).toHaveAttribute("href", "/tools/add");
   await page.screenshot({ path: "e2e/.artifacts/screens/tool-sidebar-1440.png" });
+  // The list is one Tab stop (the current tool); the arrow keys move inside it.
+  await expect(sidebar.locator('a[tabindex="0"]')).toHaveCount(1);
+  await expect(sidebar.locator('a[tabindex="0"]')).toHaveAttribute("href", "/tools/add");
+  await sidebar.getByLabel("Find a tool").focus();
+  await page.keyboard.press("Tab");
+  await expect(current).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(sidebar.locator(":focus")).toHaveCount(0); // Tab leaves the list
 
   const search = sidebar.getByLabel("Find a tool");
   await page.keyboard.press("/");
@@ -23,6 +31,7 @@ test("tool sidebar: / focuses the search, typing filters, arrow keys and Enter o
   for (const text of await items.allTextContents()) expect(text).toContain("_");
   await expect(sidebar.locator('a[href="/tools/add"]')).toHaveCount(0); // "add" has no "_" in name, title or source
 
+  await expect(sidebar.locator('a[tabindex="0"]')).toHaveCount(1); // the first match, "add" being filtered out
   await page.keyboard.press("ArrowDown");
   await expect(items.nth(0)).toBeFocused();
   await page.keyboard.press("ArrowDown");

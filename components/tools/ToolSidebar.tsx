@@ -127,11 +127,15 @@ export function ToolSidebar({ tools, current }: { tools: SidebarTool[]; current:
             <ul ref={listRef} onKeyDown={onListKey} className="space-y-0.5">
               {shown.map((t) => {
                 const here = t.name === current;
+                // One Tab stop for the whole list (the current tool, else the first match): the
+                // arrow keys move inside it, so a long registry is not hundreds of Tabs to cross.
+                const stop = shown.some((x) => x.name === current) ? here : t === shown[0];
                 return (
                   <li key={t.name}>
                     <Link
                       href={toolHref(t.name)}
                       aria-current={here ? "page" : undefined}
+                      tabIndex={stop ? 0 : -1}
                       data-testid="tool-sidebar-item"
                       className={`block min-w-0 rounded-md px-2 py-1.5 outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring ${here ? "bg-primary/10 font-medium text-foreground" : ""}`}
                     >
