@@ -57,21 +57,25 @@ export class SampleQueue {
       if (recent.until < Date.now()) this.rebuiltIds.delete(run.tool);
       else if (recent.ids.has(run.id)) return; // already counted by a rebuild
     }
-    const samples = samplesOf(run);
+    this.enqueue(run.tool, samplesOf(run));
+  }
+
+  /** Queues samples of a tool's runs (a captured run's, or the sweep's). */
+  enqueue(tool: string, samples: Queued[]): void {
     if (!samples.length) return;
-    let q = this.queues.get(run.tool);
-    if (!q) this.queues.set(run.tool, (q = []));
+    let q = this.queues.get(tool);
+    if (!q) this.queues.set(tool, (q = []));
     if (q.length >= MAX_QUEUED_PER_TOOL) {
       // The database has been failing for a while: keep memory bounded, say so once.
-      if (!this.overflowed.has(run.tool)) {
-        this.overflowed.add(run.tool);
-        this.opts.log(`shape stats queue of tool "${run.tool}" is full; samples are dropped until it drains (rebuild() recounts)`);
+      if (!this.overflowed.has(tool)) {
+        this.overflowed.add(tool);
+        this.opts.log(`shape stats queue of tool "${tool}" is full; samples are dropped until it drains (the sweep or rebuild() counts them)`);
       }
       return;
     }
-    this.overflowed.delete(run.tool);
+    this.overflowed.delete(tool);
     q.push(...samples);
-    this.schedule(run.tool, q.length >= this.opts.maxQueue ? 0 : this.opts.flushDelayMs);
+    this.schedule(tool, q.length >= this.opts.maxQueue ? 0 : this.opts.flushDelayMs);
   }
 
   /** Samples queued and not yet written (all tools). */

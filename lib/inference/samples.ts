@@ -53,7 +53,7 @@ export function outputSample(status: RunStatus, structuredContent: unknown, cont
 }
 
 /** The samples one run contributes, by kind (JSON text is parsed later, at flush). */
-export function samplesOf(run: Pick<Run, "id" | "status" | "arguments" | "output">): Queued[] {
+export function samplesOf(run: Pick<Run, "id" | "status" | "arguments"> & { output?: { content?: unknown; structuredContent?: unknown } | null }): Queued[] {
   const out: Queued[] = [];
   if (!EXECUTED.includes(run.status)) return out;
   if (run.status === "success") {

@@ -5,11 +5,18 @@
  * Concurrency: a merge reduces a batch to one set of statistics per kind and merges that into
  * the row in a transaction holding the row with `SELECT ... FOR UPDATE` (after
  * `INSERT ... ON CONFLICT DO NOTHING` creates it), so concurrent merges — of this process or
- * another — serialize on the row and no sample is lost or counted twice.
+ * another — serialize on the row and no sample is lost.
+ *
+ * Exactly once: each run carries `shape_counted`. A merge, holding the rows, sets it on the
+ * batch's runs and merges only the runs it changed; a rebuild, holding the same rows, recounts
+ * and sets it on exactly the runs it read. So a run is counted once whichever process captured
+ * it, queued it or rebuilt its tool, and a run queued elsewhere during a rebuild is either in the
+ * recount (its merge then finds it counted) or not (its merge counts it). Locks: the tool's
+ * `shape_stats` rows first (in SHAPE_KINDS order), then runs, in every writer.
  */
-import type { Prisma, PrismaClient, ShapeStats } from "../db/generated/client";
+import { Prisma, type PrismaClient, type ShapeStats } from "../db/generated/client";
 import type { RunStatus } from "../runs/types";
-import { EXECUTED, outputSample, sampleValue, SHAPE_KINDS, type Queued, type ShapeKind } from "./samples";
+import { EXECUTED, outputSample, samplesOf, sampleValue, SHAPE_KINDS, type Queued, type ShapeKind } from "./samples";
 import { diffSignatures, parseChanges, signatureOf, type ShapeChange } from "./revisions";
 import { deriveSchema } from "./schema";
 import { addSample, cloneStats, emptyStats, mergeInto, parseStats, statsOf, type ShapeStatsData } from "./stats";
@@ -38,22 +45,32 @@ export class ShapeStatsStorage {
    * batch made (see the module comment).
    */
   async merge(tool: string, batch: Queued[]): Promise<{ created: boolean; revisions: ShapeRevisionInfo[] }> {
-    const byKind = new Map<ShapeKind, { stats: ShapeStatsData; samples: { runId: string; value: unknown }[] }>();
-    for (const kind of SHAPE_KINDS) {
-      const samples = batch.filter((q) => q.kind === kind).map((q) => ({ runId: q.runId, value: sampleValue(q) })).filter((q) => q.value !== undefined);
-      if (samples.length) byKind.set(kind, { stats: statsOf(samples.map((q) => q.value)), samples });
-    }
+    const kinds = SHAPE_KINDS.filter((kind) => batch.some((q) => q.kind === kind));
     return this.prisma.$transaction(
       async (tx) => {
         let created = false;
         const revisions: ShapeRevisionInfo[] = [];
         // Rows are always locked in the order of SHAPE_KINDS, so two writers cannot deadlock.
-        for (const [kind, { stats, samples }] of byKind) {
+        const held = new Map<ShapeKind, unknown>();
+        for (const kind of kinds) {
           const { count } = await tx.shapeStats.createMany({ data: [{ toolName: tool, kind, samples: 0, stats: json(emptyStats()) }], skipDuplicates: true });
           if (count) created = true;
           const [row] = await tx.$queryRaw<{ stats: unknown }[]>`
             SELECT stats FROM shape_stats WHERE tool_name = ${tool} AND kind = ${kind} FOR UPDATE`;
-          const old = parseStats(row?.stats);
+          held.set(kind, row?.stats);
+        }
+        // Only the runs no merge or rebuild has counted yet (see the module comment).
+        const fresh = await markCounted(tx, [...new Set(batch.map((q) => q.runId))]);
+        const byKind = new Map<ShapeKind, { stats: ShapeStatsData; samples: { runId: string; value: unknown }[] }>();
+        for (const kind of kinds) {
+          const samples = batch
+            .filter((q) => q.kind === kind && fresh.has(q.runId))
+            .map((q) => ({ runId: q.runId, value: sampleValue(q) }))
+            .filter((q) => q.value !== undefined);
+          if (samples.length) byKind.set(kind, { stats: statsOf(samples.map((q) => q.value)), samples });
+        }
+        for (const [kind, { stats, samples }] of byKind) {
+          const old = parseStats(held.get(kind));
           const revised = REVISED.includes(kind);
           const before = revised ? signatureOf(old) : null;
           const replay = revised ? cloneStats(old) : null;
@@ -135,15 +152,16 @@ export class ShapeStatsStorage {
 
   /**
    * Statistics of all the tool's executed runs in the runs table (oldest first, keyset-paged),
-   * with the ids of the runs read.
+   * with the ids of the runs read, each marked counted as it is read (`db` is the rebuild's
+   * transaction).
    */
-  async recount(tool: string): Promise<{ stats: Record<ShapeKind, ShapeStatsData>; seen: Set<string> }> {
+  private async recount(db: Prisma.TransactionClient, tool: string): Promise<{ stats: Record<ShapeKind, ShapeStatsData>; seen: Set<string> }> {
     const stats: Record<ShapeKind, ShapeStatsData> = { output: emptyStats(), arguments: emptyStats() };
     const seen = new Set<string>();
     let after: { startedAt: Date; id: string } | null = null;
     for (;;) {
       const rows: { id: string; startedAt: Date; status: RunStatus; arguments: unknown; structuredContent: unknown; content: unknown }[] =
-        await this.prisma.run.findMany({
+        await db.run.findMany({
           where: {
             toolName: tool,
             status: { in: EXECUTED },
@@ -159,6 +177,7 @@ export class ShapeStatsStorage {
         if (o !== undefined) addSample(stats.output, o);
         addSample(stats.arguments, r.arguments ?? {});
       }
+      await markCounted(db, rows.map((r) => r.id));
       if (rows.length < REBUILD_PAGE) break;
       const last = rows[rows.length - 1];
       after = { startedAt: last.startedAt, id: last.id };
@@ -166,13 +185,21 @@ export class ShapeStatsStorage {
     return { stats, seen };
   }
 
-  /** Replaces the tool's rows (every kind) with `stats`, under the same row locks as `merge`. */
-  async replace(tool: string, stats: Record<ShapeKind, ShapeStatsData>): Promise<void> {
-    await this.prisma.$transaction(
+  /**
+   * Recounts the tool from the runs table and replaces its rows (every kind), in one transaction
+   * holding the same row locks as `merge`: merges of the tool wait, and the runs read are marked
+   * counted with it. Returns the statistics and the ids of the runs read.
+   */
+  async rebuild(tool: string): Promise<{ stats: Record<ShapeKind, ShapeStatsData>; seen: Set<string> }> {
+    return this.prisma.$transaction(
       async (tx) => {
         for (const kind of SHAPE_KINDS) {
           await tx.shapeStats.createMany({ data: [{ toolName: tool, kind, samples: 0, stats: json(emptyStats()) }], skipDuplicates: true });
           await tx.$queryRaw`SELECT 1 FROM shape_stats WHERE tool_name = ${tool} AND kind = ${kind} FOR UPDATE`;
+        }
+        const counted = await this.recount(tx, tool);
+        const { stats } = counted;
+        for (const kind of SHAPE_KINDS) {
           await tx.shapeStats.update({
             where: { toolName_kind: { toolName: tool, kind } },
             data: { samples: stats[kind].samples, stats: json(stats[kind]) },
@@ -181,9 +208,28 @@ export class ShapeStatsStorage {
             await this.addRevision(tx, tool, kind, null, stats[kind], []);
           }
         }
+        return counted;
       },
-      { maxWait: 30_000, timeout: 60_000 },
+      // A long history is read in this transaction: give it time (merges of the tool wait for it).
+      { maxWait: 30_000, timeout: 300_000 },
     );
+  }
+
+  /**
+   * Executed runs nobody has counted (their samples were queued in a process that died before
+   * writing them): started since `since`, finished before `before`, oldest first, at most `limit`.
+   */
+  async uncounted(since: Date, before: Date, limit: number): Promise<{ tool: string; samples: Queued[] }[]> {
+    const rows = await this.prisma.run.findMany({
+      where: { startedAt: { gte: since }, finishedAt: { lt: before }, shapeCounted: false, status: { in: EXECUTED } },
+      orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+      take: limit,
+      select: { id: true, toolName: true, status: true, arguments: true, structuredContent: true, content: true },
+    });
+    return rows.map((r) => ({
+      tool: r.toolName,
+      samples: samplesOf({ id: r.id, status: r.status, arguments: r.arguments, output: { content: r.content, structuredContent: r.structuredContent } }),
+    }));
   }
 
   /** Whether the tool has an executed run. */
@@ -210,6 +256,16 @@ export class ShapeStatsStorage {
     const row = await this.prisma.shapeStats.findUnique({ where: { toolName_kind: { toolName: tool, kind } } });
     return row ? { samples: row.samples, stats: parseStats(row.stats), updatedAt: row.updatedAt } : null;
   }
+}
+
+/** Marks these runs counted; returns the ids that were not yet (the ones to count now). */
+async function markCounted(db: Prisma.TransactionClient, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE runs SET shape_counted = true
+    WHERE id IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))}) AND NOT shape_counted
+    RETURNING id::text AS id`;
+  return new Set(rows.map((r) => r.id));
 }
 
 // ShapeStatsData is plain JSON by construction (type aliases, so the compiler sees that too).

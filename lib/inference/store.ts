@@ -11,9 +11,9 @@
  * Missing statistics (runs captured before inference existed, or rows deleted) are recomputed
  * from the runs table by `rebuild`: on any `get` of a tool that has runs but no rows, and
  * when a flush creates a tool's row while runs of it from before the store was created exist.
- * A rebuild is exact against this process's live runs (their queued samples are matched by run
- * id). With several studio processes on one PostgreSQL database, runs of the same tool that
- * another process has queued while a rebuild reads them may be counted twice.
+ * Each run is counted exactly once, whichever process captured it, queued it or rebuilt its tool:
+ * merges and rebuilds mark the runs they count (`runs.shape_counted`, see storage.ts). Samples
+ * still queued in a process that dies are counted by `sweep`, which any process runs.
  */
 import type { PrismaClient } from "../db/generated/client";
 import type { RunObserver } from "../execution/execute";
@@ -130,11 +130,24 @@ export class ShapeStore {
    */
   rebuild(tool: string): Promise<Record<ShapeKind, number>> {
     return this.queue.serialize(tool, async () => {
-      const { stats, seen } = await this.storage.recount(tool);
-      this.queue.dropRebuilt(tool, seen);
-      await this.storage.replace(tool, stats);
+      const { stats, seen } = await this.storage.rebuild(tool);
+      this.queue.dropRebuilt(tool, seen); // their merges would find them counted; no need to try
       return { output: stats.output.samples, arguments: stats.arguments.samples };
     });
+  }
+
+  /**
+   * Counts runs whose samples no process wrote (it died with them queued): executed runs started
+   * within `windowMs`, finished over `graceMs` ago (their own process has had time to write them),
+   * still not marked counted. They are queued here and merged like live ones (a merge skips any
+   * its own process wrote meanwhile). Returns how many runs were found (at most `limit`).
+   */
+  async sweep({ windowMs, graceMs, limit = 1000 }: { windowMs: number; graceMs: number; limit?: number }): Promise<number> {
+    const now = Date.now();
+    const found = await this.storage.uncounted(new Date(now - windowMs), new Date(now - graceMs), limit);
+    for (const { tool, samples } of found) this.queue.enqueue(tool, samples);
+    await this.queue.flush();
+    return found.length;
   }
 
   /** The raw statistics of one tool and kind (null when none are stored). */

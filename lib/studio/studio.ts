@@ -62,6 +62,21 @@ export function getStudio(): Promise<Studio> {
   }));
 }
 
+/**
+ * Counts the runs whose shape samples a process took down with it (it died with them queued):
+ * once at start over the last week, then every minute over the last two hours. Any instance may
+ * run it; a run is counted once whoever does (lib/inference/storage.ts).
+ */
+function sweepShapes(shapes: ShapeStore): void {
+  const quiet = (err: unknown) => console.error("[tool-studio] shape sweep failed (retried in a minute)", err instanceof Error ? err.message : err);
+  const minute = 60_000;
+  shapes.sweep({ windowMs: 7 * 24 * 60 * minute, graceMs: minute }).catch(quiet);
+  const timer = setInterval(() => {
+    shapes.sweep({ windowMs: 120 * minute, graceMs: minute }).catch(quiet);
+  }, minute);
+  timer.unref?.();
+}
+
 async function boot(): Promise<Studio> {
   const db = await getDb();
   const audit = new AuditLog(db.prisma);
@@ -114,6 +129,7 @@ async function boot(): Promise<Studio> {
       }),
   });
   const observers: RunObserver[] = [shapes.observer()];
+  sweepShapes(shapes);
   const identity = new Identity({
     prisma: db.prisma,
     env: identityEnvFrom(),
