@@ -1,4 +1,4 @@
-import type { ContentBlock } from "@/lib/tools/output";
+import type { ContentBlock, ResourceContents, ResourceLink } from "@/lib/tools/output";
 import { Badge } from "@/components/ui/Badge";
 import { JsonView } from "./JsonView";
 import { ImageView } from "./ImageView";
@@ -52,6 +52,18 @@ function Annotations({ a }: { a: ContentBlock["annotations"] }) {
   );
 }
 
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** Embedded contents as the page can show them: a string uri and a string text or blob, else null. */
+function contentsOf(r: unknown): ResourceContents | null {
+  if (!r || typeof r !== "object") return null;
+  const c = r as Record<string, unknown>;
+  const mimeType = typeof c.mimeType === "string" ? { mimeType: c.mimeType } : {};
+  if (typeof c.text === "string") return { uri: str(c.uri), ...mimeType, text: c.text };
+  if (typeof c.blob === "string") return { uri: str(c.uri), ...mimeType, blob: c.blob };
+  return null;
+}
+
 function Block({ block, structured, index, reader }: { block: ContentBlock; structured?: string; index: number; reader?: ResourceAccess }) {
   switch (block.type) {
     case "text":
@@ -66,10 +78,15 @@ function Block({ block, structured, index, reader }: { block: ContentBlock; stru
       if (!src) return <Unsupported what={`audio of type ${block.mimeType}`} />;
       return <audio controls src={src} className="w-full max-w-md" aria-label={`Audio ${index + 1} returned by the tool`} />;
     }
-    case "resource_link":
-      return <ResourceLinkView block={block} reader={reader} />;
+    case "resource_link": {
+      // Fields as strings (the server's JSON is passed on unchecked; a number or object is dropped).
+      const link: ResourceLink = { type: "resource_link", uri: str(block.uri), name: str(block.name), title: str(block.title), description: str(block.description), mimeType: str(block.mimeType) };
+      if (typeof block.size === "number") link.size = block.size;
+      return <ResourceLinkView block={link} reader={reader} />;
+    }
     case "resource": {
-      const r = block.resource;
+      const r = contentsOf(block.resource);
+      if (!r) return <Unsupported what="an embedded resource without text or a blob" />;
       return (
         <div className="rounded-md border p-3">
           <div className="mb-2 flex flex-wrap items-center gap-2">
@@ -101,12 +118,16 @@ export function ContentView({ content, structuredContent, reader }: { content: C
   const structured = structuredContent === undefined ? undefined : canonical(structuredContent);
   return (
     <div className="space-y-3">
-      {content.map((b, i) => (
-        <div key={i} data-testid={`content-${b.type}`}>
-          <Annotations a={b.annotations} />
-          <Block block={b} structured={structured} index={i} reader={reader} />
-        </div>
-      ))}
+      {content.map((b, i) =>
+        b && typeof b === "object" ? (
+          <div key={i} data-testid={`content-${str(b.type) || "unknown"}`}>
+            <Annotations a={b.annotations} />
+            <Block block={b} structured={structured} index={i} reader={reader} />
+          </div>
+        ) : (
+          <Unsupported key={i} what="a content block that is not an object" />
+        ),
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { BookOpen, Loader2 } from "lucide-react";
 import type { ResourceContents, ResourceLink } from "@/lib/tools/output";
 import { Badge } from "@/components/ui/Badge";
@@ -39,13 +39,14 @@ export function ResourceLinkView({ block, reader }: { block: ResourceLink; reade
       });
       const body = await res.json().catch(() => null);
       if (!res.ok) setRead({ state: "failed", message: body?.error?.message ?? `The studio answered ${res.status}.` });
+      else if (!Array.isArray(body?.contents)) setRead({ state: "failed", message: "The studio's answer had no contents." });
       else setRead({ state: "read", contents: body.contents as ResourceContents[] });
     } catch (e) {
       setRead({ state: "failed", message: `The read did not reach the studio: ${(e as Error).message}` });
     }
   };
 
-  const reasonId = `read-reason-${block.uri.replace(/[^\w-]/g, "_").slice(0, 60)}`;
+  const reasonId = useId();
   return (
     <div className="rounded-md border p-3" data-testid="resource-link">
       <div className="flex flex-wrap items-center gap-2">
