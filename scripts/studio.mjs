@@ -52,6 +52,8 @@ if (!args.has("--no-build") && buildIsStale()) {
   console.log("Building the studio…");
   run(bin("next"), ["build"]);
 }
+// The test script builds first, outside Playwright's server start timeout.
+if (args.has("--build-only")) process.exit(0);
 if (args.has("--no-build") && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
   console.error("There is no build to serve: run `npm run build` first, or `npm run studio`, which builds when needed.");
   process.exit(1);

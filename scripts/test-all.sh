@@ -28,5 +28,8 @@ echo "== lint and architecture boundaries"
 npm run -s lint
 echo "== unit and integration tests, with lib/ coverage (floors in vitest.config.ts)"
 npx vitest run --coverage
+# Built here, when the sources changed, so Playwright's server start (240 s) only has to serve it.
+echo "== production build"
+node scripts/studio.mjs --build-only
 echo "== end-to-end tests"
 npx playwright test
