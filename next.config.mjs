@@ -2,7 +2,7 @@
 const nextConfig = {
   // PGlite must load its wasm and data files from node_modules at run time, not from a bundle.
   experimental: { authInterrupts: true },
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "json-schema-to-typescript", "json-schema-to-zod"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "pg-boss", "json-schema-to-typescript", "json-schema-to-zod"],
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
   async headers() {

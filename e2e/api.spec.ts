@@ -14,6 +14,40 @@ test("GET /api/tools and /api/tools/{name}", async ({ request }) => {
   expect((await missing.json()).error.kind).toBe("not_found");
 });
 
+test('POST /api/tools/{name}/run with "mode": "async": 202 with the queued run, run in-process on the embedded database, cancel while queued', async ({ request }) => {
+  const res = await request.post("/api/tools/add/run", { data: { arguments: { a: 20, b: 22 }, mode: "async", priority: 7 } });
+  expect(res.status()).toBe(202);
+  const { run } = await res.json();
+  expect(run).toMatchObject({ tool: "add", status: "queued", priority: 7, output: null });
+  expect(res.headers()["location"]).toBe(`/api/runs/${run.id}`);
+  let now = run;
+  for (let i = 0; i < 100 && (now.status === "queued" || now.status === "running"); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    now = (await (await request.get(res.headers()["location"]!)).json()).run;
+  }
+  expect(now).toMatchObject({ id: run.id, status: "success", queuedAt: run.queuedAt, output: { structuredContent: { sum: 42 } } });
+
+  // The in-process worker takes 4 at a time: of 6 slow runs, the last ones wait, and are cancelled where they wait.
+  const slow = await Promise.all(Array.from({ length: 6 }, () => request.post("/api/tools/slow_count/run", { data: { arguments: { steps: 50, delayMs: 100 }, mode: "async" } }).then((r) => r.json())));
+  const ids: string[] = slow.map((b) => b.run.id);
+  // Last queued first: those still wait behind the four that run.
+  for (const id of [...ids].reverse()) {
+    const cancel = await request.post(`/api/runs/${id}/cancel`);
+    expect([200, 409]).toContain(cancel.status());
+  }
+  const ended = await Promise.all(ids.map(async (id) => (await (await request.get(`/api/runs/${id}`)).json()).run));
+  for (const r of ended) expect(r.status).toBe("cancelled");
+  expect(ended.some((r) => r.error?.message === "Cancelled by the caller before it started."), "one was cancelled while it waited").toBe(true);
+
+  // The same checks as a synchronous run, answered at once.
+  const invalid = await request.post("/api/tools/add/run", { data: { arguments: { a: "x" }, mode: "async" } });
+  expect(invalid.status()).toBe(400);
+  expect((await invalid.json()).run.status).toBe("rejected");
+  const priorityAlone = await request.post("/api/tools/add/run", { data: { arguments: { a: 1, b: 1 }, priority: 3 } });
+  expect(priorityAlone.status()).toBe(400);
+  expect((await priorityAlone.json()).error.details).toEqual([{ path: "/priority", message: 'applies to queued runs only: send "mode": "async" with it' }]);
+});
+
 test("POST /api/tools/{name}/run: success, tool error, invalid arguments, unknown tool, bad body", async ({ request }) => {
   const ok = await request.post("/api/tools/add/run", { data: { arguments: { a: 2, b: 40 } } });
   expect(ok.status()).toBe(200);

@@ -34,6 +34,26 @@ test("filter by text, see a tool's stats, compare two runs, export them", async 
   expect(bad.status()).toBe(400);
 });
 
+test("a filter chosen before the page's script has run is kept, and the next change adds to it", async ({ page, request }) => {
+  const marker = String(91_000 + Math.floor(Math.random() * 8_000));
+  await request.post("/api/tools/add/run", { data: { arguments: { a: Number(marker), b: 3 } } });
+  // Hold the page's script back, so the choice lands in server-rendered HTML nobody listens to yet.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  await page.route((url) => url.pathname.startsWith("/_next/static/") && url.pathname.endsWith(".js"), async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.goto("/runs", { waitUntil: "domcontentloaded" });
+  await page.getByLabel("Tool", { exact: true }).selectOption("add");
+  release();
+  await expect(page).toHaveURL(/\/runs\?tool=add$/);
+  await page.getByLabel("Text").fill(marker);
+  await expect(page).toHaveURL(new RegExp(`/runs\\?tool=add&q=${marker}$`));
+  await expect(page.getByLabel("Tool", { exact: true })).toHaveValue("add");
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
+});
+
 test("filters apply as they change, with only the set filters in the URL; the no-JS form's empty fields are dropped", async ({ page, request }) => {
   const marker = String(31_000 + Math.floor(Math.random() * 60_000));
   const run = (await (await request.post("/api/tools/add/run", { data: { arguments: { a: Number(marker), b: 2 } } })).json()).run;

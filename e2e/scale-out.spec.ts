@@ -3,16 +3,18 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { accountRuns, startLoad, statusCounts } from "../tests/helpers/load";
 import { startRoundRobin } from "../tests/helpers/round-robin";
-import { createDatabase, query, runnerToken, startStudioProcess, type StudioProcess } from "../tests/helpers/studio-process";
+import { createDatabase, query, runnerToken, startStudioProcess, startWorkerProcess, type StudioProcess, type WorkerProcess } from "../tests/helpers/studio-process";
 
 // Two studio instances (the production build, `next start`, each its own process and config
-// file) on one PostgreSQL database: what one does, the other sees; behind a round-robin proxy,
-// one of them killed under load loses nothing. (Runs execute in the instance that received them:
-// there is no job queue yet, see docs/SCALING.md.)
+// file) and one worker (`npm run worker`) on one PostgreSQL database: what one does, the other
+// sees; queued runs (`"mode": "async"`) are run by the worker, whichever instance took them;
+// behind a round-robin proxy, one instance killed under load loses nothing. Synchronous runs
+// execute in the instance that received them (docs/SCALING.md says why).
 
 let db: Awaited<ReturnType<typeof createDatabase>>;
 let a: StudioProcess;
 let b: StudioProcess;
+let worker: WorkerProcess;
 const LEASE_MS = 3000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -23,11 +25,14 @@ test.beforeAll(async () => {
   db = await createDatabase();
   const adminToken = `scale-${Date.now()}`;
   // One after the other: the first migrates the database.
-  const env = { STUDIO_RUN_LEASE_MS: String(LEASE_MS) };
+  // The web instances leave queued runs to the worker.
+  const env = { STUDIO_RUN_LEASE_MS: String(LEASE_MS), STUDIO_WORKER: "off" };
   a = await startStudioProcess({ databaseUrl: db.url, adminToken, env });
   b = await startStudioProcess({ databaseUrl: db.url, adminToken, env });
+  worker = await startWorkerProcess({ databaseUrl: db.url, env: { STUDIO_RUN_LEASE_MS: String(LEASE_MS), STUDIO_WORKER_CONCURRENCY: "3" } });
 });
 test.afterAll(async () => {
+  await worker?.stop();
   await a?.stop();
   await b?.stop();
   await db?.drop();
@@ -98,6 +103,60 @@ test("a run started on A is cancelled through B", async () => {
   expect((await call(b, `/api/runs/${id}/cancel`, { method: "POST" })).status).toBe(409);
 });
 
+const asyncRun = (s: StudioProcess, tool: string, args: object, extra: object = {}) =>
+  call(s, `/api/tools/${tool}/run`, { method: "POST", body: JSON.stringify({ arguments: args, mode: "async", ...extra }) });
+
+async function waitForStatus(s: StudioProcess, id: string, done: (status: string) => boolean, ms = 30_000): Promise<{ status: string; owner?: string }> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const run = (await (await call(s, `/api/runs/${id}`)).json()).run;
+    if (done(run.status) || Date.now() > until) return run;
+    await sleep(100);
+  }
+}
+
+test("async runs taken by either instance are run by the worker; a queued one and a running one are cancelled through the other", async () => {
+  test.setTimeout(120_000);
+  const sent = await Promise.all(Array.from({ length: 10 }, (_, i) => asyncRun(i % 2 ? a : b, "add", { a: i, b: 1000 })));
+  for (const res of sent) {
+    expect(res.status).toBe(202);
+    expect(res.headers.get("location")).toMatch(/^\/api\/runs\/[0-9a-f-]{36}$/);
+  }
+  const ids: string[] = await Promise.all(sent.map(async (r) => ((await r.json()) as { run: { id: string; status: string } }).run.id));
+  for (const id of ids) expect((await waitForStatus(a, id, (st) => st !== "queued" && st !== "running")).status).toBe("success");
+  const owners = await query<{ owner: string }>(db.url, "SELECT DISTINCT owner FROM runs WHERE id = ANY($1::uuid[])", [ids]);
+  expect(owners, "every queued run ran in the worker").toEqual([{ owner: worker.instance }]);
+  const sums = await query<{ s: string }>(db.url, "SELECT (structured_content->>'sum') AS s FROM runs WHERE id = ANY($1::uuid[]) ORDER BY 1", [ids]);
+  expect(sums.map((r) => Number(r.s)).sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => 1000 + i));
+
+  // The worker takes 3 at a time: of 4 slow runs, one waits.
+  const slow = await Promise.all(Array.from({ length: 4 }, () => asyncRun(a, "slow_count", { steps: 100, delayMs: 100 })));
+  const slowIds: string[] = await Promise.all(slow.map(async (r) => ((await r.json()) as { run: { id: string } }).run.id));
+  let queued: string | undefined;
+  let running: string | undefined;
+  for (let i = 0; i < 200 && !(queued && running); i++) {
+    const rows = await query<{ id: string; status: string }>(db.url, "SELECT id::text, status::text FROM runs WHERE id = ANY($1::uuid[])", [slowIds]);
+    queued = rows.find((r) => r.status === "queued")?.id;
+    running = rows.find((r) => r.status === "running")?.id;
+    if (rows.filter((r) => r.status === "running").length < 3) queued = undefined;
+    await sleep(50);
+  }
+  expect(queued, "one slow run waits while three run").toBeTruthy();
+  const cancelQueued = await call(b, `/api/runs/${queued}/cancel`, { method: "POST" });
+  expect(cancelQueued.status).toBe(200);
+  expect((await waitForStatus(b, queued!, (st) => st !== "queued")).status).toBe("cancelled");
+  const cancelRunning = await call(b, `/api/runs/${running}/cancel`, { method: "POST" });
+  expect(cancelRunning.status).toBe(200);
+  expect((await waitForStatus(a, running!, (st) => st !== "running")).status).toBe("cancelled");
+  for (const id of slowIds) {
+    if (id === queued || id === running) continue;
+    await call(a, `/api/runs/${id}/cancel`, { method: "POST" });
+    expect((await waitForStatus(a, id, (st) => st !== "running" && st !== "queued")).status).toBe("cancelled");
+  }
+  const neverRan = await query<{ owner: string | null }>(db.url, "SELECT owner FROM runs WHERE id = $1::uuid", [queued]);
+  expect(neverRan, "the run cancelled while queued never reached a worker").toEqual([{ owner: null }]);
+});
+
 test("behind a round-robin proxy, A killed under load: every acknowledged run is stored once, A's runs in flight end interrupted only after their lease, the chain verifies", async () => {
   test.setTimeout(180_000);
   const proxy = await startRoundRobin([a.url, b.url]);
@@ -107,6 +166,8 @@ test("behind a round-robin proxy, A killed under load: every acknowledged run is
     const long = [0, 1].map(() => call(a, "/api/tools/slow_count/run", { method: "POST", body: JSON.stringify({ arguments: { steps: 100, delayMs: 300 } }) }).catch(() => null));
     const load = startLoad({ url: proxy.url, token, clients: 16, requestTimeoutMs: 30_000 });
     while (load.calls.filter((c) => c.status === 200).length < 50) await sleep(50);
+    // Queued through A just before it dies: the worker runs them all the same.
+    const queuedOnA = await Promise.all(Array.from({ length: 6 }, (_, i) => asyncRun(a, "add", { a: 500 + i, b: 1 }).then((r) => r.json() as Promise<{ run: { id: string } }>)));
     await a.kill();
     const killedAt = Date.now();
     await sleep(2000); // the load goes on: B answers, A's turn is a 502
@@ -129,6 +190,8 @@ test("behind a round-robin proxy, A killed under load: every acknowledged run is
     expect(early, "runs interrupted before their lease ended").toEqual([]);
     const interrupted = await query<{ n: string }>(db.url, "SELECT count(*)::text AS n FROM runs WHERE status = 'interrupted' AND tool_name = 'slow_count' AND finished_at >= $1", [new Date(killedAt)]);
     expect(Number(interrupted[0]!.n), "A's long runs end interrupted").toBe(2);
+
+    for (const { run } of queuedOnA) expect((await waitForStatus(b, run.id, (st) => st !== "queued" && st !== "running")).status, "a queued run acknowledged by A is run by the worker").toBe("success");
 
     const account = await accountRuns(db.url, calls);
     expect(account.lost).toEqual([]);

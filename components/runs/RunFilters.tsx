@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useEffect, useEffectEvent, useRef, useState, useTransition } from "react";
 import { FILTER_KEYS, runsHref } from "@/lib/runs/filter-params";
 import { buttonClass } from "@/components/ui/button-styles";
 
@@ -76,9 +76,23 @@ export function RunFilters({ options }: { options: Record<SelectKey, readonly st
     }
   };
 
+  // A choice made before the page's script ran lives only in the DOM (hydration keeps a field's
+  // value but not its change event): adopt it, or the next change would drop it.
+  const form = useRef<HTMLFormElement>(null);
+  const adoptDom = useEffectEvent(() => {
+    const fields = form.current?.elements;
+    if (!fields) return;
+    const dom = Object.fromEntries(FILTER_KEYS.map((k) => [k, (fields.namedItem(k) as HTMLInputElement | HTMLSelectElement | null)?.value ?? ""])) as Values;
+    if (FILTER_KEYS.every((k) => (dom[k] ?? "") === (values[k] ?? ""))) return;
+    setValues(dom);
+    apply(dom);
+  });
+  useEffect(() => adoptDom(), []);
+
   const filtered = FILTER_KEYS.some((k) => values[k]);
   return (
     <form
+      ref={form}
       method="get"
       action="/runs"
       className="flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2"

@@ -2,6 +2,7 @@ import type { RunStatus } from "@/lib/runs/types";
 import { Badge, type Tone } from "@/components/ui/Badge";
 
 const TONE: Record<RunStatus, Tone> = {
+  queued: "neutral",
   running: "primary",
   success: "success",
   error: "danger",

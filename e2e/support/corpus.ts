@@ -496,6 +496,7 @@ const BODY_ROUTES: BodyRoute[] = [
   { method: "PATCH", pattern: "/api/users/[id]", path: `/api/users/${NO_USER}`, fields: { role: "viewer", name: "Corpus", email: "corpus@example.invalid", password: "corpus-password" }, readsBody: true },
   { method: "POST", pattern: "/api/tools/[name]/run", path: `/api/tools/${NO_TOOL}/run`, fields: { arguments: { a: 1, b: 2 }, timeoutMs: 1000, replayOf: "00000000-0000-4000-8000-000000000000", confirm: false, agent: "corpus" }, readsBody: true },
   { method: "POST", pattern: "/api/tools/[name]/run", path: `/api/tools/${NO_TOOL}/run`, fields: { arguments: { a: 1 } }, readsBody: true, headers: { accept: "application/x-ndjson" } },
+  { method: "POST", pattern: "/api/tools/[name]/run", path: `/api/tools/${NO_TOOL}/run`, fields: { arguments: { a: 1 }, mode: "async", priority: 5 }, readsBody: true },
   { method: "POST", pattern: "/api/tools/[name]/presets", path: `/api/tools/${NO_TOOL}/presets`, fields: { name: "corpus", arguments: {}, agent: "corpus" }, readsBody: true },
   { method: "POST", pattern: "/api/tools/param-options", path: "/api/tools/param-options", fields: { domain: "corpus-no-such-domain", agent: "corpus", args: {} }, readsBody: true },
   { method: "POST", pattern: "/api/triggers/match", path: "/api/triggers/match", fields: { message: "hello" }, readsBody: true },

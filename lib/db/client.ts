@@ -19,6 +19,8 @@ export interface Db {
   kind: DbKind;
   /** PostgreSQL's connection string (for connections of its own: LISTEN); undefined on PGlite. */
   url?: string;
+  /** The embedded database itself (PGlite only): for the job queue, which shares it. */
+  pglite?: PGlite;
   /** Applies pending migrations through the same driver (PGlite allows one instance per data dir). */
   migrate(opts?: MigrateOptions): Promise<MigrateResult>;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
   return {
     prisma,
     kind: "pglite",
+    pglite: db,
     migrate: (mopts) => migrate(pgliteRunner(db), mopts),
     async close() {
       await prisma.$disconnect();

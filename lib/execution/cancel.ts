@@ -24,6 +24,8 @@ export interface CancelDeps {
   runs: Pick<RunStore, "get">;
   /** PostgreSQL: how to reach the instance running it. Without it (PGlite) only this process runs tools. */
   notifier?: PgNotifier | null;
+  /** Ends a run still waiting in the job queue (and drops its job); null when no longer queued. */
+  cancelQueued?: (id: string) => Promise<unknown>;
   /** How long to wait for the owner's outcome (default 5 s) and how often to look (default 50 ms). */
   waitMs?: number;
   pollMs?: number;
@@ -31,8 +33,15 @@ export interface CancelDeps {
 
 export async function requestCancel(deps: CancelDeps, id: string): Promise<CancelAnswer> {
   if (cancelRun(id)) return { kind: "cancelled", status: "cancelled" };
-  const run = await deps.runs.get(id);
+  let run = await deps.runs.get(id);
   if (!run) return { kind: "not_found" };
+  if (run.status === "queued" && deps.cancelQueued) {
+    if (await deps.cancelQueued(id)) return { kind: "cancelled", status: "cancelled" };
+    // A worker took it meanwhile: cancel it as a run in flight.
+    if (cancelRun(id)) return { kind: "cancelled", status: "cancelled" };
+    run = await deps.runs.get(id);
+    if (!run) return { kind: "not_found" };
+  }
   if (run.status !== "running" || !deps.notifier) return { kind: "finished", status: run.status };
   await deps.notifier.notify(CANCEL_CHANNEL, id);
   const end = Date.now() + (deps.waitMs ?? 5000);

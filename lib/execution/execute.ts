@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Prisma } from "../db/generated/client";
 import type { Registry } from "../registry/registry";
 import type { RunStore, RunOutcome, RunStart } from "../runs/store";
 import type { Run, RunOrigin } from "../runs/types";
@@ -82,6 +83,61 @@ export const isUnknownToolError = (err: unknown): err is UnknownToolError => isT
  * captured, whatever its outcome; invalid arguments are captured as `rejected` without running.
  */
 export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promise<Run> {
+  const p = await prepare(deps, req);
+  if ("run" in p) return p.run;
+  const { tool, start, timeoutMs } = p;
+
+  try {
+    await deps.runs.start(start);
+  } catch (err) {
+    // The insert may have committed with its answer lost (a frozen or dropped connection): close
+    // the row once the database is back, so it is not left `running`. No row, nothing to close.
+    if (isDatabaseUnavailable(err)) finishLater(deps.runs, start, notStarted());
+    throw err;
+  }
+  req.onStart?.(start.id);
+  const outcome = await invoke(tool, start, timeoutMs, req);
+  return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+}
+
+/** Where queued runs go: the job is written in the transaction that writes the run's row. */
+export interface RunQueueSender {
+  send(tx: Prisma.TransactionClient, runId: string, priority: number): Promise<void>;
+}
+
+/**
+ * `"mode": "async"`: the same checks as a run here (a refused call is captured as `rejected` at
+ * once), then the run is stored `queued` with its job, for a worker to run (runQueued).
+ */
+export async function enqueueTool(deps: ExecuteDeps & { queue: RunQueueSender }, req: ExecuteRequest & { priority?: number }): Promise<Run> {
+  const p = await prepare(deps, req);
+  if ("run" in p) return p.run;
+  const priority = Math.trunc(req.priority ?? 0);
+  return deps.runs.enqueue(p.start, priority, (tx) => deps.queue.send(tx, p.start.id, priority));
+}
+
+/**
+ * A worker runs a queued run: it claims the row (queued -> running, leased to this process),
+ * calls the tool as it is registered now, and stores the outcome as any run. Nothing to do when
+ * the run is no longer queued (cancelled while it waited, or already taken).
+ */
+export async function runQueued(deps: ExecuteDeps, runId: string, opts: { signal?: AbortSignal } = {}): Promise<Run | null> {
+  const start = await deps.runs.claim(runId);
+  if (!start) return null;
+  const tool = await deps.registry.get(start.toolName);
+  if (!tool) {
+    const e = new ToolError("not_found", `No tool named "${start.toolName}" is registered any more; the run was queued when it was.`);
+    return finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) });
+  }
+  const timeoutMs = start.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal });
+  return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+}
+
+type Prepared = { run: Run } | { tool: RegisteredTool; start: RunStart; timeoutMs: number };
+
+/** Finds the tool and applies every check; a refused call is captured as `rejected` here. */
+async function prepare(deps: ExecuteDeps, req: ExecuteRequest): Promise<Prepared> {
   const tool = await deps.registry.get(req.tool);
   if (!tool) throw new UnknownToolError(req.tool);
 
@@ -108,20 +164,9 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
     checkPolicy(deps, req, tool.spec) ?? checkConfirmation(req, tool.spec) ?? checkArguments(tool, start.arguments) ?? (await checkDomains(deps.domains, tool, start));
   if (rejection) {
     const run = await deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
-    return notify(deps, run, tool.spec);
+    return { run: await notify(deps, run, tool.spec) };
   }
-
-  try {
-    await deps.runs.start(start);
-  } catch (err) {
-    // The insert may have committed with its answer lost (a frozen or dropped connection): close
-    // the row once the database is back, so it is not left `running`. No row, nothing to close.
-    if (isDatabaseUnavailable(err)) finishLater(deps.runs, start, notStarted());
-    throw err;
-  }
-  req.onStart?.(start.id);
-  const outcome = await invoke(tool, start, timeoutMs, req);
-  return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+  return { tool, start, timeoutMs };
 }
 
 // A spec object is never changed once listed (a changed tool is a new object), so its hash is
@@ -260,7 +305,7 @@ async function checkDomains(domains: DomainService | undefined, tool: Registered
   return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(errors)}`, { fields: errors });
 }
 
-async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, req: ExecuteRequest): Promise<RunOutcome> {
+async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, req: Pick<ExecuteRequest, "signal" | "onProgress">): Promise<RunOutcome> {
   const controller = new AbortController();
   const untrack = trackRun(start.id, controller);
   const timer = setTimeout(

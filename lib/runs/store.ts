@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import type { ContentBlock } from "../tools/output";
-import { isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
+import { isErrorNamed, isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
 import type { Run, RunOrigin, RunStatus } from "./types";
 import { whereSql, type RunFilter } from "./query";
 import { runStats, type ToolStats } from "./stats";
@@ -29,7 +29,7 @@ export interface RunStart {
 }
 
 export interface RunOutcome {
-  status: Exclude<RunStatus, "running">;
+  status: Exclude<RunStatus, "running" | "queued">;
   finishedAt: Date;
   content?: ContentBlock[];
   structuredContent?: unknown;
@@ -126,6 +126,63 @@ export class RunStore {
     await this.prisma.run.create({
       data: { ...this.startData(r), status: "running", ...(lease ? { owner: lease.owner, leaseUntil: new Date(Date.now() + lease.ms) } : {}) },
     });
+  }
+
+  /**
+   * Records a run as queued, and in the same transaction hands it to the job queue (`send`), so
+   * a queued run always has its job and a job always has its run.
+   */
+  async enqueue(r: RunStart, priority: number, send: (tx: Prisma.TransactionClient) => Promise<void>): Promise<Run> {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.run.create({ data: { ...this.startData(r), status: "queued", queuedAt: r.startedAt, priority } });
+      await send(tx);
+      return toRun(row);
+    });
+  }
+
+  /**
+   * A worker takes a queued run: it becomes `running`, leased to this process, started now. Null
+   * when it is no longer queued (cancelled meanwhile, or taken by another worker).
+   */
+  async claim(id: string): Promise<RunStart | null> {
+    const lease = this.opts.lease;
+    const now = new Date();
+    const r = await this.prisma.run.updateManyAndReturn({
+      where: { id, status: "queued" },
+      data: { status: "running", startedAt: now, ...(lease ? { owner: lease.owner, leaseUntil: new Date(now.getTime() + lease.ms) } : {}) },
+    });
+    const row = r[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      toolName: row.toolName,
+      toolSource: row.toolSource,
+      toolSpecHash: row.toolSpecHash,
+      arguments: row.arguments,
+      timeoutMs: row.timeoutMs ?? undefined,
+      startedAt: row.startedAt,
+      actor: row.actor,
+      actorId: row.actorId,
+      tokenId: row.tokenId,
+      agent: row.agent ?? undefined,
+      origin: row.origin,
+      clientName: row.clientName ?? undefined,
+      replayOf: row.replayOfId ?? undefined,
+    };
+  }
+
+  /** Ends a run that is still queued (cancelled before any worker took it), with its audit entry. Null when it is not queued. */
+  async endQueued(id: string, o: RunOutcome): Promise<Run | null> {
+    try {
+      return await this.final(async (db) => {
+        const row = await db.run.findUnique({ where: { id }, select: { status: true, queuedAt: true } });
+        if (row?.status !== "queued") throw new RunNotRunningError(id);
+        return db.run.update({ where: { id, status: "queued" }, data: this.outcomeData(o, row.queuedAt ?? o.finishedAt) });
+      });
+    } catch (err) {
+      if (isRecordNotFound(err) || isErrorNamed(err, "RunNotRunningError")) return null;
+      throw err;
+    }
   }
 
   /** Extends the leases of these runs (the ones this process is running or still storing). */
@@ -303,5 +360,6 @@ export function toRun(row: RunRow): Run {
     agent: row.agent,
     clientName: row.clientName,
     replayOf: row.replayOfId,
+    ...(row.queuedAt ? { queuedAt: row.queuedAt.toISOString(), priority: row.priority ?? 0 } : {}),
   };
 }

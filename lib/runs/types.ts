@@ -1,7 +1,7 @@
 import type { ContentBlock } from "../tools/output";
 import type { ErrorKind, FieldError } from "../tools/errors";
 
-export const RUN_STATUSES = ["running", "success", "error", "rejected", "timeout", "cancelled", "interrupted"] as const;
+export const RUN_STATUSES = ["queued", "running", "success", "error", "rejected", "timeout", "cancelled", "interrupted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_ORIGINS = ["ui", "api", "mcp"] as const;
 export type RunOrigin = (typeof RUN_ORIGINS)[number];
@@ -33,4 +33,7 @@ export interface Run {
   agent: string | null;
   clientName: string | null;
   replayOf: string | null;
+  /** Runs sent to the job queue: when asked for (`startedAt` is when a worker began it) and their priority. */
+  queuedAt?: string;
+  priority?: number;
 }

@@ -11,7 +11,8 @@ import { getDb } from "../db/client";
 import { PgNotifier } from "../db/notify";
 import { DomainService } from "../domains/service";
 import { followCancels } from "../execution/cancel";
-import { executeTool, type ExecuteRequest, type RunObserver } from "../execution/execute";
+import { enqueueTool, executeTool, MAX_TIMEOUT_MS, runQueued, type ExecuteRequest, type RunObserver } from "../execution/execute";
+import { RunQueue } from "../queue/run-queue";
 import { heldRunIds } from "../execution/active-runs";
 import { instanceId, keepLeases, leaseMs } from "../runs/leases";
 import { ShapeStore } from "../inference/store";
@@ -51,12 +52,27 @@ export interface Studio {
   /** PostgreSQL only: messages between instances (LISTEN/NOTIFY). */
   notifier: PgNotifier | null;
   execute(req: ExecuteRequest): ReturnType<typeof executeTool>;
+  /** `"mode": "async"`: checks the call, then stores it `queued` with its job (lib/queue); a worker runs it. */
+  enqueue(req: ExecuteRequest & { priority?: number }): ReturnType<typeof enqueueTool>;
+  /** Ends a run still waiting in the queue, with its audit entry; null when it is no longer queued. */
+  cancelQueued(id: string): Promise<unknown>;
+  queue: RunQueue;
+}
+
+export interface StudioOptions {
+  /**
+   * Whether this process takes queued runs. Web instances do unless STUDIO_WORKER=off (a team
+   * running `npm run worker` may keep its web tier for requests); on PGlite the one process always does.
+   */
+  worker?: boolean;
+  /** What pg-boss's instance registry calls this process. */
+  role?: "web" | "worker";
 }
 
 const g = globalThis as typeof globalThis & { __toolStudio?: Promise<Studio> };
 
-export function getStudio(): Promise<Studio> {
-  return (g.__toolStudio ??= boot().catch((err) => {
+export function getStudio(opts: StudioOptions = {}): Promise<Studio> {
+  return (g.__toolStudio ??= boot(opts).catch((err) => {
     g.__toolStudio = undefined; // let the next request retry (e.g. the database came up)
     throw err;
   }));
@@ -77,7 +93,14 @@ function sweepShapes(shapes: ShapeStore): void {
   timer.unref?.();
 }
 
-async function boot(): Promise<Studio> {
+/** STUDIO_WORKER=off keeps queued runs out of this process (PostgreSQL only: on PGlite nothing else can run them). */
+function workerWanted(kind: "pg" | "pglite", opts: StudioOptions): boolean {
+  if (kind === "pglite") return true;
+  if (opts.worker !== undefined) return opts.worker;
+  return !/^(off|0|false|no)$/i.test(process.env.STUDIO_WORKER ?? "");
+}
+
+async function boot(opts: StudioOptions): Promise<Studio> {
   const db = await getDb();
   const audit = new AuditLog(db.prisma);
   // Each run's audit entry commits in the run's own transaction.
@@ -141,6 +164,19 @@ async function boot(): Promise<Studio> {
     onEvent: (e) => auditAuthEvent(audit, e),
   });
   const users = new UserAdmin(db.prisma, () => identity.auth);
+  const executeDeps = { registry, runs, domains, observers, runPolicy: () => config().runPolicy };
+  const queue = RunQueue.create(db, { maxRunMs: MAX_TIMEOUT_MS, instanceName: opts.role ?? "web" });
+  await queue.start();
+  if (workerWanted(db.kind, opts)) {
+    await queue.work(async (runId, signal) => {
+      await runQueued(executeDeps, runId, { signal });
+    }, { concurrency: Number(process.env.STUDIO_WORKER_CONCURRENCY) || 4 });
+  }
+  const cancelQueued = async (id: string) => {
+    const run = await runs.endQueued(id, { status: "cancelled", finishedAt: new Date(), error: { kind: "cancelled", message: "Cancelled by the caller before it started." } });
+    if (run) await queue.cancel(id).catch((err) => console.error(`[tool-studio] could not drop the job of cancelled run ${id}`, err));
+    return run;
+  };
   return {
     registry,
     runs,
@@ -154,7 +190,10 @@ async function boot(): Promise<Studio> {
     users,
     config: configSync,
     notifier,
-    execute: (req) => executeTool({ registry, runs, domains, observers, runPolicy: () => config().runPolicy }, req),
+    execute: (req) => executeTool(executeDeps, req),
+    enqueue: (req) => enqueueTool({ ...executeDeps, queue }, req),
+    cancelQueued,
+    queue,
   };
 }
 

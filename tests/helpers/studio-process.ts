@@ -202,3 +202,66 @@ export function rssMiB(pid: number): number | null {
     return null;
   }
 }
+
+export interface WorkerProcess {
+  pid: number;
+  /** The instance id the worker leases its runs under (runs.owner). */
+  instance: string;
+  log(): string;
+  /** SIGTERM: it finishes the runs in hand, then exits. */
+  stop(): Promise<void>;
+}
+
+/** `npm run worker` on a PostgreSQL database, ready once it says it takes queued runs. */
+export async function startWorkerProcess(opts: { databaseUrl: string; env?: Record<string, string>; readyWithinMs?: number }): Promise<WorkerProcess> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "studio-worker-"));
+  const configPath = path.join(scratch, "studio.jsonc");
+  copyFileSync(path.join(root, "config", "studio.example.jsonc"), configPath);
+  const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["--conditions=react-server", "scripts/worker.ts"], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: opts.databaseUrl, STUDIO_CONFIG: configPath, STUDIO_DATA_DIR: "", ...opts.env },
+  });
+  const lines: string[] = [];
+  let instance = "";
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (!line.trim()) continue;
+      lines.push(line);
+      instance ||= /worker (\S+) takes queued runs/.exec(line)?.[1] ?? "";
+    }
+    if (lines.length > 400) lines.splice(0, lines.length - 400);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.once("exit", () => ((exited = true), resolve())));
+  const pid = child.pid!;
+  const log = () => lines.join("\n");
+  const stop = async () => {
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      return;
+    }
+    await Promise.race([exit, sleep(15_000)]);
+    if (!exited) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const until = Date.now() + (opts.readyWithinMs ?? 60_000);
+  while (!instance) {
+    if (exited) throw new Error(`the worker exited before it was ready. Log:\n${log()}`);
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`the worker was not ready within ${(opts.readyWithinMs ?? 60_000) / 1000} s. Log:\n${log()}`);
+    }
+    await sleep(100);
+  }
+  return { pid, instance, log, stop };
+}

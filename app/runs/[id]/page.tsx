@@ -33,7 +33,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const facts: [string, React.ReactNode][] = [
     ["Tool", registered ? <Link className="font-mono text-primary hover:underline" href={`/tools/${encodeURIComponent(run.tool)}`}>{run.tool}</Link> : <span className="font-mono">{run.tool} (no longer registered)</span>],
     ["Source", run.source],
-    ["Started", formatTime(run.startedAt)],
+    ...(run.queuedAt ? ([["Queued", `${formatTime(run.queuedAt)}, priority ${run.priority ?? 0}`]] as [string, React.ReactNode][]) : []),
+    ["Started", run.status === "queued" ? "— (waiting for a worker)" : formatTime(run.startedAt)],
     ["Finished", run.finishedAt ? formatTime(run.finishedAt) : "—"],
     ["Duration", formatDuration(run.durationMs)],
     ["Timeout", formatDuration(run.timeoutMs)],
@@ -54,7 +55,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           <span className="font-mono text-muted-foreground">{run.tool}</span>
           <div className="ml-auto flex items-start gap-2">
             {registered && <Link className={buttonClass.secondary} href={`/tools/${encodeURIComponent(run.tool)}?fromRun=${run.id}`}>Open in form</Link>}
-            {tool && again && run.status !== "running" && <RunAgainButton run={run} canRun={again.allowed} reason={again.reason} confirmBeforeRun={needsConfirmation(tool.spec)} />}
+            {tool && again && run.status !== "running" && run.status !== "queued" && <RunAgainButton run={run} canRun={again.allowed} reason={again.reason} confirmBeforeRun={needsConfirmation(tool.spec)} />}
           </div>
         </div>
         <p className="mt-1 font-mono text-[12px] text-muted-foreground">{run.id}</p>

@@ -6,14 +6,14 @@ import { getStudio } from "@/lib/studio/studio";
 export const dynamic = "force-dynamic";
 
 /**
- * Cancels a run in flight, whichever instance runs it: 200 once it is cancelled, 202 when the
+ * Cancels a run in flight or still queued, whichever instance runs it: 200 once it is cancelled, 202 when the
  * instance running it was asked but has not stored the outcome within 5 s, 409 when it has
  * already finished.
  */
 export const POST = guarded<{ id: string }>("/api/runs/[id]/cancel", "POST", async (_req, { params }) => {
   const { id } = params;
   const studio = await getStudio();
-  const r = await requestCancel({ runs: studio.runs, notifier: studio.notifier }, id);
+  const r = await requestCancel({ runs: studio.runs, notifier: studio.notifier, cancelQueued: studio.cancelQueued }, id);
   switch (r.kind) {
     case "cancelled":
       return Response.json({ cancelled: true });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_TIMEOUT_MS } from "@/lib/execution/execute";
+import { MAX_PRIORITY, MIN_PRIORITY } from "@/lib/queue/run-queue";
 import { errorResponse, inputError, parseWith, readJsonChecked, toErrorResponse } from "@/lib/http/http";
 import { storableCopy } from "@/lib/http/input";
 import type { Run } from "@/lib/runs/types";
@@ -16,11 +17,17 @@ const RunBody = z.strictObject({
   confirm: z.boolean().optional(),
   /** The agent the call is for; option-domain values are checked for it (default agent when unset). */
   agent: z.string().min(1).max(200).optional(),
+  /** `async`: answer 202 with the run, queued for a worker, instead of waiting for its outcome. */
+  mode: z.enum(["sync", "async"]).optional(),
+  /** Queued runs only: higher runs first (default 0). */
+  priority: z.number().int().min(MIN_PRIORITY).max(MAX_PRIORITY).optional(),
 });
 
 /**
  * Runs a tool and returns the captured run. With `Accept: application/x-ndjson` it streams
- * `started`, `progress` and a final `run` event, so the UI can show progress and cancel.
+ * `started`, `progress` and a final `run` event, so the UI can show progress and cancel. With
+ * `"mode": "async"` the checked call is queued and answered 202 with the `queued` run at once
+ * (`Location: /api/runs/{id}`, to poll); a refused call is answered as in sync mode.
  * The origin is the server's: `ui` for a signed-in browser session, `api` for a token.
  */
 export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", async (req, { params, principal }) => {
@@ -50,6 +57,14 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
     agent: body.agent,
     signal: req.signal,
   } as const;
+
+  if (body.priority !== undefined && body.mode !== "async") throw inputError([{ path: "/priority", message: 'applies to queued runs only: send "mode": "async" with it' }]);
+  if (body.mode === "async") {
+    // The caller's request may end now: the queued run must not be cancelled with it.
+    const run = await studio.enqueue({ ...base, signal: undefined, priority: body.priority });
+    if (run.status !== "queued") return runResponse(run);
+    return Response.json({ run }, { status: 202, headers: { Location: `/api/runs/${run.id}` } });
+  }
 
   if ((req.headers.get("accept") ?? "").includes("application/x-ndjson")) return stream(studio.execute, base);
 

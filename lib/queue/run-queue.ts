@@ -1,0 +1,127 @@
+// The durable job queue for tool runs sent with `"mode": "async"`: pg-boss on the studio's own
+// database (PostgreSQL, or PGlite in-process). A queued run is a `runs` row (status `queued`) and
+// a job whose id is the run's id, written in one transaction; a worker takes the job, claims the
+// run and runs it like any other (lib/execution/execute.ts runQueued).
+import { fromPglite, fromPrisma, PgBoss, type ConstructorOptions, type Job } from "pg-boss";
+import type { Db } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+
+export const RUN_QUEUE = "tool-runs";
+/** pg-boss keeps its tables in a schema of its own, beside the studio's. */
+export const QUEUE_SCHEMA = "pgboss";
+
+export interface RunJob {
+  runId: string;
+}
+
+/** Priorities a caller may ask for: higher runs first. */
+export const MIN_PRIORITY = -100;
+export const MAX_PRIORITY = 100;
+
+export interface RunQueueOptions {
+  /** How long a run may take at most (ms): a job active longer than this and a margin is expired by pg-boss. */
+  maxRunMs: number;
+  /** A name for this process in pg-boss's instance registry (`web`, `worker`). */
+  instanceName?: string;
+}
+
+export interface WorkOptions {
+  /** Runs this process takes at once (default 4). */
+  concurrency?: number;
+}
+
+/** What a worker does with a job: run the queued run; the signal aborts when pg-boss cancels the job. */
+export type RunJobHandler = (runId: string, signal: AbortSignal) => Promise<void>;
+
+export class RunQueue {
+  private started = false;
+
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly opts: RunQueueOptions,
+  ) {}
+
+  /**
+   * pg-boss's defaults poll once a second after every fetch (≈1 job/s, ../shared/STACK.md):
+   * LISTEN/NOTIFY wakes workers at once, heartbeats let a dead worker's job be noticed in
+   * seconds, and maintenance runs often enough for that to matter.
+   */
+  static create(db: Pick<Db, "kind" | "url" | "pglite">, opts: RunQueueOptions): RunQueue {
+    const common: ConstructorOptions = {
+      schema: QUEUE_SCHEMA,
+      useListenNotify: true,
+      schedule: false,
+      monitorIntervalSeconds: 5,
+      superviseIntervalSeconds: 10,
+      instanceName: opts.instanceName,
+    };
+    let boss: PgBoss;
+    if (db.kind === "pglite") {
+      if (!db.pglite) throw new Error("The embedded database is not available to the job queue.");
+      boss = new PgBoss({ ...common, db: fromPglite(db.pglite), backend: "pglite" });
+    } else {
+      if (!db.url) throw new Error("The job queue needs the database's connection string.");
+      boss = new PgBoss({ ...common, connectionString: db.url, max: 4, application_name: "tool-studio-queue" });
+    }
+    return new RunQueue(boss, opts);
+  }
+
+  /** Creates pg-boss's schema and the run queue if they are missing. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.boss.on("error", (err) => console.error("[tool-studio] job queue:", err instanceof Error ? err.message : err));
+    await this.boss.start();
+    this.started = true;
+    const expireInSeconds = Math.ceil(this.opts.maxRunMs / 1000) + 120;
+    // A job whose handler failed (the database away while claiming) is tried again: the handler
+    // is idempotent (it only claims a run still queued), so a repeat after a dead worker is a no-op.
+    const settings = { notify: true, retryLimit: 5, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds, heartbeatSeconds: 10, deleteAfterSeconds: 24 * 3600 };
+    if (!(await this.boss.getQueue(RUN_QUEUE))) {
+      try {
+        await this.boss.createQueue(RUN_QUEUE, settings);
+      } catch (err) {
+        // Another instance created it between the check and here.
+        if (!(await this.boss.getQueue(RUN_QUEUE))) throw err;
+      }
+    }
+  }
+
+  /** Adds the job of a queued run inside the transaction that writes its row. */
+  async send(tx: Prisma.TransactionClient, runId: string, priority: number): Promise<void> {
+    const data: RunJob = { runId };
+    const id = await this.boss.send(RUN_QUEUE, data, { id: runId, priority, db: fromPrisma(tx) });
+    if (!id) throw new Error(`The job queue did not take run ${runId}.`);
+  }
+
+  /**
+   * Starts taking jobs in this process: `concurrency` pollers of one job each. A poller that
+   * finished a job looks again at once (pg-boss would wait out its polling interval first, so a
+   * backlog would drain at one run per interval); one that found nothing waits for a NOTIFY.
+   */
+  async work(handler: RunJobHandler, opts: WorkOptions = {}): Promise<void> {
+    const options = { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10, heartbeatRefreshSeconds: 2 };
+    for (let i = 0; i < Math.max(1, opts.concurrency ?? 4); i++) {
+      // Known once work() answers: the first job is handled only after a fetch that follows it.
+      const poller: { id?: string } = {};
+      poller.id = await this.boss.work<RunJob>(RUN_QUEUE, options, async ([job]: Job<RunJob>[]) => {
+        try {
+          if (job) await handler(job.data.runId, job.signal);
+        } finally {
+          if (poller.id) this.boss.notifyWorker(poller.id);
+        }
+      });
+    }
+  }
+
+  /** Drops the job of a run cancelled while queued (a worker that took it meanwhile finds the run no longer queued). */
+  async cancel(runId: string): Promise<void> {
+    await this.boss.cancel(RUN_QUEUE, runId);
+  }
+
+  /** Stops taking jobs, waits up to `timeoutMs` for the ones in hand, and closes pg-boss's connections. */
+  async stop(timeoutMs = 30_000): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+  }
+}
