@@ -144,6 +144,45 @@ describe("the run queue on PostgreSQL", () => {
     for (const id of [low.id, high.id, mid.id]) expect(await auditOf(id)).toHaveLength(1);
   });
 
+  it("a queued run whose job is gone is ended interrupted by the sweep, once, with its audit entry; one with a live job is left", async () => {
+    await worker?.stop(5000); // nothing takes jobs meanwhile
+    worker = undefined;
+    const lost = await enqueueTool({ ...deps, queue: web }, call(50));
+    const waiting = await enqueueTool({ ...deps, queue: web }, call(51));
+    await db.prisma.$executeRawUnsafe(`DELETE FROM pgboss.job WHERE id = $1::uuid`, lost.id);
+    expect(await RunQueue.sweepOrphans(db.prisma, runs, 60_000)).toBe(0); // within the grace period
+    expect(await RunQueue.sweepOrphans(db.prisma, runs, 0)).toBe(1);
+    expect(await RunQueue.sweepOrphans(db.prisma, runs, 0)).toBe(0);
+    const run = await runs.get(lost.id);
+    expect(run?.status).toBe("interrupted");
+    expect(run?.error?.message).toMatch(/gave up on this run before any worker could start it/);
+    expect(await auditOf(lost.id)).toHaveLength(1);
+    expect((await runs.get(waiting.id))?.status).toBe("queued");
+    await startWorker(1);
+    expect((await until(() => runs.get(waiting.id), (r) => r?.status === "success"))?.status).toBe("success");
+  });
+
+  it("a worker whose tool sources are still connecting waits for them; a tool gone for good ends the run not_found", async () => {
+    const later = new Registry();
+    // The run is queued while the web instance has the tool; the worker's registry gets it only once its sources settle.
+    const queuedEarly = await runs.enqueue({ id: crypto.randomUUID(), toolName: "add", toolSource: "mcp", toolSpecHash: "h", arguments: { a: 60, b: 1 }, startedAt: new Date(), actor: "queue@example.com", origin: "api" }, 0, async () => {});
+    let settled = false;
+    const workerDeps: ExecuteDeps = {
+      registry: later,
+      runs,
+      sourcesSettled: async () => {
+        if (!settled) later.addSource({ id: "builtin", list: async () => (await registry().snapshot()).tools });
+        settled = true;
+      },
+    };
+    expect((await runQueued(workerDeps, queuedEarly.id))?.status).toBe("success");
+
+    const gone = await runs.enqueue({ id: crypto.randomUUID(), toolName: "nope", toolSource: "mcp", toolSpecHash: "h", arguments: {}, startedAt: new Date(), actor: "queue@example.com", origin: "api" }, 0, async () => {});
+    const ended = await runQueued(workerDeps, gone.id);
+    expect(ended).toMatchObject({ status: "error", error: { kind: "not_found" } });
+    expect(ended?.error?.message).toMatch(/No tool named "nope" is registered any more/);
+  });
+
   it("a job taken again finds its run no longer queued and leaves it alone", async () => {
     const queued = await enqueueTool({ ...deps, queue: web }, call(40));
     await until(() => runs.get(queued.id), (r) => r?.status === "success");

@@ -81,3 +81,21 @@ describe("toResourceContents", () => {
     expect(bad({ contents: [{ uri: "a://", blob: "A".repeat(MAX_RESOURCE_CHARS + 1) }] })).toMatch(/larger than 16 MB/);
   });
 });
+
+describe("McpManager.settled", () => {
+  it("resolves once every server has connected or failed, so a fresh worker knows its MCP tools", async () => {
+    const fresh = new McpManager();
+    try {
+      await fresh.sync([
+        { name: "ex2", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: true },
+        { name: "broken", transport: "stdio", command: "/nonexistent/mcp-server", args: [], env: {}, enabled: true },
+      ]);
+      await fresh.settled(20_000);
+      expect(fresh.state("ex2")?.state).toBe("connected");
+      expect(fresh.state("broken")?.state).toBe("failed");
+      expect(fresh.tools().some((t) => t.spec.name.startsWith("ex2"))).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -65,6 +65,8 @@ export interface ExecuteDeps {
   domains?: DomainService;
   /** The config's run policy rules, read at each call. */
   runPolicy?: () => readonly RunPolicyRuleConfig[];
+  /** Resolves once the tool sources that connect (MCP servers) have connected or failed: a worker that just started waits for them before calling a queued run's tool unknown. */
+  sourcesSettled?: () => Promise<void>;
 }
 
 /** Thrown for a tool name the registry does not know: nothing ran, nothing is captured. */
@@ -124,7 +126,11 @@ export async function enqueueTool(deps: ExecuteDeps & { queue: RunQueueSender },
 export async function runQueued(deps: ExecuteDeps, runId: string, opts: { signal?: AbortSignal } = {}): Promise<Run | null> {
   const start = await deps.runs.claim(runId);
   if (!start) return null;
-  const tool = await deps.registry.get(start.toolName);
+  let tool = await deps.registry.get(start.toolName);
+  if (!tool && deps.sourcesSettled) {
+    await deps.sourcesSettled();
+    tool = await deps.registry.get(start.toolName);
+  }
   if (!tool) {
     const e = new ToolError("not_found", `No tool named "${start.toolName}" is registered any more; the run was queued when it was.`);
     return finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) });

@@ -142,6 +142,15 @@ export class McpManager {
   }
 
   /** Stops every server. */
+  /**
+   * Resolves once every enabled server has connected or failed (or after `timeoutMs`): a worker
+   * that just started must not call an MCP tool "unknown" because its server is still connecting.
+   */
+  async settled(timeoutMs = 10_000): Promise<void> {
+    const waits = [...this.entries.values()].map((e) => e.connection?.waitFor((s) => s.state === "connected" || s.state === "failed", timeoutMs).catch(() => undefined));
+    await Promise.all(waits);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

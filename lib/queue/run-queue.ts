@@ -4,7 +4,8 @@
 // run and runs it like any other (lib/execution/execute.ts runQueued).
 import { fromPglite, fromPrisma, PgBoss, type ConstructorOptions, type Job } from "pg-boss";
 import type { Db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import type { Prisma, PrismaClient } from "../db/generated/client";
+import type { RunStore } from "../runs/store";
 
 export const RUN_QUEUE = "tool-runs";
 /** pg-boss keeps its tables in a schema of its own, beside the studio's. */
@@ -116,6 +117,33 @@ export class RunQueue {
   /** Drops the job of a run cancelled while queued (a worker that took it meanwhile finds the run no longer queued). */
   async cancel(runId: string): Promise<void> {
     await this.boss.cancel(RUN_QUEUE, runId);
+  }
+
+  /**
+   * Ends queued runs that no job will ever run (their job failed every retry, e.g. the database
+   * was away for minutes while workers claimed it, or was deleted by hand): `interrupted`, with
+   * their audit entry, so no run waits forever. Runs queued less than `graceMs` ago are left
+   * alone (their job may be committing). Any instance may sweep; a run is ended once.
+   */
+  static async sweepOrphans(prisma: PrismaClient, runs: Pick<RunStore, "endQueued">, graceMs = 60_000): Promise<number> {
+    const orphans = await prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT r.id::text AS id FROM runs r
+        WHERE r.status = 'queued' AND r.queued_at < $1
+          AND NOT EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.job j WHERE j.name = $2 AND j.id = r.id AND j.state IN ('created', 'retry', 'active'))
+        LIMIT 1000`,
+      new Date(Date.now() - graceMs),
+      RUN_QUEUE,
+    );
+    let ended = 0;
+    for (const { id } of orphans) {
+      const run = await runs.endQueued(id, {
+        status: "interrupted",
+        finishedAt: new Date(),
+        error: { kind: "other", message: "The job queue gave up on this run before any worker could start it; nothing ran. Send it again." },
+      });
+      if (run) ended++;
+    }
+    return ended;
   }
 
   /** Stops taking jobs, waits up to `timeoutMs` for the ones in hand, and closes pg-boss's connections. */

@@ -100,6 +100,14 @@ function workerWanted(kind: "pg" | "pglite", opts: StudioOptions): boolean {
   return !/^(off|0|false|no)$/i.test(process.env.STUDIO_WORKER ?? "");
 }
 
+/** Every minute, any instance ends queued runs whose job is gone (lib/queue: sweepOrphans). */
+function sweepQueue(prisma: Parameters<typeof RunQueue.sweepOrphans>[0], runs: RunStore): void {
+  const timer = setInterval(() => {
+    RunQueue.sweepOrphans(prisma, runs).catch((err) => console.error("[tool-studio] queue sweep failed (retried in a minute)", err instanceof Error ? err.message : err));
+  }, 60_000);
+  timer.unref?.();
+}
+
 async function boot(opts: StudioOptions): Promise<Studio> {
   const db = await getDb();
   const audit = new AuditLog(db.prisma);
@@ -164,7 +172,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
     onEvent: (e) => auditAuthEvent(audit, e),
   });
   const users = new UserAdmin(db.prisma, () => identity.auth);
-  const executeDeps = { registry, runs, domains, observers, runPolicy: () => config().runPolicy };
+  const executeDeps = { registry, runs, domains, observers, runPolicy: () => config().runPolicy, sourcesSettled: () => mcp.settled() };
   const queue = RunQueue.create(db, { maxRunMs: MAX_TIMEOUT_MS, instanceName: opts.role ?? "web" });
   await queue.start();
   if (workerWanted(db.kind, opts)) {
@@ -172,6 +180,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
       await runQueued(executeDeps, runId, { signal });
     }, { concurrency: Number(process.env.STUDIO_WORKER_CONCURRENCY) || 4 });
   }
+  sweepQueue(db.prisma, runs);
   const cancelQueued = async (id: string) => {
     const run = await runs.endQueued(id, { status: "cancelled", finishedAt: new Date(), error: { kind: "cancelled", message: "Cancelled by the caller before it started." } });
     if (run) await queue.cancel(id).catch((err) => console.error(`[tool-studio] could not drop the job of cancelled run ${id}`, err));
