@@ -94,10 +94,10 @@ function sweepShapes(shapes: ShapeStore): void {
 }
 
 /** STUDIO_WORKER=off keeps queued runs out of this process (PostgreSQL only: on PGlite nothing else can run them). */
-function workerWanted(kind: "pg" | "pglite", opts: StudioOptions): boolean {
+export function workerWanted(kind: "pg" | "pglite", opts: StudioOptions, env: Record<string, string | undefined> = process.env): boolean {
   if (kind === "pglite") return true;
   if (opts.worker !== undefined) return opts.worker;
-  return !/^(off|0|false|no)$/i.test(process.env.STUDIO_WORKER ?? "");
+  return !/^(off|0|false|no)$/i.test(env.STUDIO_WORKER ?? "");
 }
 
 /** Every minute, any instance ends queued runs whose job is gone (lib/queue: sweepOrphans). */
