@@ -150,7 +150,8 @@ export class ConfigSync implements ConfigWriter {
   }
 
   private later = (reason: Reason) => (): void => {
-    this.step(reason).catch(() => {}); // step() never rejects; this only satisfies the promise rule
+    // step() chains on the queue and never rejects (it logs its failures): it is the queue's new tail.
+    this.queue = this.step(reason);
   };
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
