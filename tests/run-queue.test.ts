@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog, runAuditHook } from "@/lib/audit";
 import { createPrisma, type Db } from "@/lib/db/client";
 import { requestCancel } from "@/lib/execution/cancel";
-import { enqueueTool, runQueued, type ExecuteDeps } from "@/lib/execution/execute";
+import { enqueueTool, executeTool, runQueued, type ExecuteDeps } from "@/lib/execution/execute";
 import { RunQueue } from "@/lib/queue/run-queue";
 import { Registry } from "@/lib/registry/registry";
 import { RunStore } from "@/lib/runs/store";
@@ -181,6 +181,37 @@ describe("the run queue on PostgreSQL", () => {
     const ended = await runQueued(workerDeps, gone.id);
     expect(ended).toMatchObject({ status: "error", error: { kind: "not_found" } });
     expect(ended?.error?.message).toMatch(/No tool named "nope" is registered any more/);
+  });
+
+  it("a running run's progress is in its row for any instance to read: throttled, the latest update kept", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const stepper = defineTool({
+      name: "stepper",
+      description: "reports progress, then waits for the test",
+      inputSchema: { type: "object", properties: {}, additionalProperties: false } as const,
+      async run(_args, ctx) {
+        for (let i = 1; i <= 50; i++) ctx.progress({ progress: i, total: 50, message: `step ${i}` });
+        await gate;
+        return structured({ done: true });
+      },
+    });
+    const reg = new Registry();
+    reg.addSource({ id: "builtin", list: () => [stepper] });
+    const stepDeps: ExecuteDeps = { registry: reg, runs };
+    const seen: number[] = [];
+    const sync = executeTool(stepDeps, { tool: "stepper", arguments: {}, origin: "api", actor: "queue@example.com", onProgress: (p) => seen.push(p.progress) });
+    const running = await until(
+      async () => (await db.prisma.run.findFirst({ where: { toolName: "stepper", status: "running" } }))?.progress as { progress?: number } | null | undefined,
+      (p) => p?.progress === 50,
+    );
+    // The first update is written at once, the latest at the end of the 250 ms interval.
+    expect(running).toEqual({ progress: 50, total: 50, message: "step 50" });
+    expect(seen).toHaveLength(50); // the caller still gets every update
+    const id = (await db.prisma.run.findFirstOrThrow({ where: { toolName: "stepper", status: "running" } })).id;
+    expect((await runs.get(id))?.progress).toEqual({ progress: 50, total: 50, message: "step 50" });
+    release();
+    expect((await sync).status).toBe("success");
   });
 
   it("a job taken again finds its run no longer queued and leaves it alone", async () => {

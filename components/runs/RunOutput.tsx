@@ -17,7 +17,9 @@ export function RunOutput({ run, showLink = true, readAccess }: { run: Run; show
     <div className="space-y-3" data-testid="run-output" data-status={run.status}>
       <div className="flex flex-wrap items-center gap-2">
         <StatusBadge status={run.status} />
-        <span className="text-muted-foreground">{formatDuration(run.durationMs)}</span>
+        <span className="text-muted-foreground">
+          {run.status === "queued" ? "Waiting in the job queue for a worker; reload to see it run." : formatDuration(run.durationMs)}
+        </span>
         {run.outputValid === true && <Badge tone="success" title="structuredContent matches the declared outputSchema">output matches schema</Badge>}
         {run.outputValid === false && <Badge tone="danger" title="structuredContent does not match the declared outputSchema">output violates schema</Badge>}
         {showLink && (

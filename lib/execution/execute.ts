@@ -98,8 +98,44 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
     throw err;
   }
   req.onStart?.(start.id);
-  const outcome = await invoke(tool, start, timeoutMs, req);
+  const progress = storedProgress(deps.runs, start.id, req.onProgress);
+  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report }).finally(progress.stop);
   return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+}
+
+/** How often a run's progress is written to its row, at most. */
+export const PROGRESS_WRITE_MS = 250;
+
+/**
+ * Progress goes to the caller at once and to the run's row at most every PROGRESS_WRITE_MS (the
+ * latest update is written at the end of each interval), so any instance can show it. A write
+ * that fails is skipped: progress is advisory, the run goes on.
+ */
+function storedProgress(runs: RunStore, id: string, forward?: (p: ProgressUpdate) => void): { report(p: ProgressUpdate): void; stop(): void } {
+  let last = 0;
+  let pending: ProgressUpdate | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const write = (p: ProgressUpdate) => {
+    last = Date.now();
+    runs.saveProgress(id, p).catch((err: unknown) => console.warn(`[tool-studio] progress of run ${id} not stored: ${(err as Error).message}`.slice(0, 300)));
+  };
+  return {
+    report(p) {
+      forward?.(p);
+      const wait = last + PROGRESS_WRITE_MS - Date.now();
+      if (wait <= 0 && !timer) return write(p);
+      pending = p;
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        if (pending) write(pending);
+        pending = null;
+      }, Math.max(wait, 0));
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
 }
 
 /** Where queued runs go: the job is written in the transaction that writes the run's row. */
@@ -136,7 +172,8 @@ export async function runQueued(deps: ExecuteDeps, runId: string, opts: { signal
     return finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) });
   }
   const timeoutMs = start.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal });
+  const progress = storedProgress(deps.runs, start.id);
+  const outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report }).finally(progress.stop);
   return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
 }
 

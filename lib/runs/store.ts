@@ -185,6 +185,12 @@ export class RunStore {
     }
   }
 
+  /** Stores the last progress of a run still running (any instance reads it with the run). */
+  async saveProgress(id: string, p: { progress: number; total?: number; message?: string }): Promise<void> {
+    const value = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message.slice(0, 500) } : {}) };
+    await this.prisma.run.updateMany({ where: { id, status: "running" }, data: { progress: value } });
+  }
+
   /** Extends the leases of these runs (the ones this process is running or still storing). */
   async renewLeases(ids: readonly string[]): Promise<number> {
     const lease = this.opts.lease;
@@ -306,6 +312,10 @@ export class RunStore {
   }
 }
 
+function isProgress(v: unknown): v is NonNullable<Run["progress"]> {
+  return typeof v === "object" && v !== null && typeof (v as { progress?: unknown }).progress === "number";
+}
+
 /** finish() found no `running` run with that id: it was finished already, or never written. */
 export class RunNotRunningError extends Error {
   override name = "RunNotRunningError";
@@ -361,5 +371,6 @@ export function toRun(row: RunRow): Run {
     clientName: row.clientName,
     replayOf: row.replayOfId,
     ...(row.queuedAt ? { queuedAt: row.queuedAt.toISOString(), priority: row.priority ?? 0 } : {}),
+    ...(isProgress(row.progress) ? { progress: row.progress } : {}),
   };
 }

@@ -36,4 +36,6 @@ export interface Run {
   /** Runs sent to the job queue: when asked for (`startedAt` is when a worker began it) and their priority. */
   queuedAt?: string;
   priority?: number;
+  /** The last progress the tool reported, whichever instance runs it. */
+  progress?: { progress: number; total?: number; message?: string };
 }
