@@ -8,6 +8,7 @@ import type { InferredShapes } from "@/lib/inference/store";
 import { validate } from "@/lib/schema/validate";
 import type { Studio } from "@/lib/studio/studio";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { setEnv } from "./helpers/env";
 
 // The whole path as the app wires it: getStudio() (the "inference" observer in executeTool's
 // deps), GET /api/tools/{name}/inferred-schema, and the InferredShape component on its answer.
@@ -32,7 +33,7 @@ const CONFIG = `{
   ]
 }
 `;
-const saved = { DATABASE_URL: process.env.DATABASE_URL, STUDIO_CONFIG: process.env.STUDIO_CONFIG, STUDIO_ADMIN_TOKEN: process.env.STUDIO_ADMIN_TOKEN };
+let restoreEnv: (() => void) | undefined;
 // Through the door, as scripts do: the admin token in the Authorization header.
 const ADMIN_TOKEN = "inference-api-test-admin-token";
 
@@ -40,9 +41,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "inference-api-"));
   fs.writeFileSync(path.join(dir, "studio.jsonc"), CONFIG);
-  process.env.DATABASE_URL = db.url;
-  process.env.STUDIO_CONFIG = path.join(dir, "studio.jsonc");
-  process.env.STUDIO_ADMIN_TOKEN = ADMIN_TOKEN;
+  restoreEnv = setEnv({ DATABASE_URL: db.url, STUDIO_CONFIG: path.join(dir, "studio.jsonc"), STUDIO_ADMIN_TOKEN: ADMIN_TOKEN });
   studio = await (await import("@/lib/studio/studio")).getStudio();
   ({ GET } = await import("@/app/api/tools/[name]/inferred-schema/route"));
   ({ GET: DOWNLOAD } = await import("@/app/api/tools/[name]/inferred-schema/download/route"));
@@ -51,10 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await (await import("@/lib/db/client")).closeDb();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv?.();
   await db?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });

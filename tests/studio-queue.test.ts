@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Studio } from "@/lib/studio/studio";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { setEnv } from "./helpers/env";
 
 // Queued runs through the real route handlers and the studio as it boots (its own worker, on a
 // PostgreSQL database): 202, the worker's outcome, cancel while queued; and who takes queued runs.
@@ -13,7 +14,7 @@ let studio: Studio;
 type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 let RUN: Handler<{ name: string }>;
 let CANCEL: Handler<{ id: string }>;
-const saved = { DATABASE_URL: process.env.DATABASE_URL, STUDIO_CONFIG: process.env.STUDIO_CONFIG, STUDIO_ADMIN_TOKEN: process.env.STUDIO_ADMIN_TOKEN, STUDIO_WORKER_CONCURRENCY: process.env.STUDIO_WORKER_CONCURRENCY };
+let restoreEnv: (() => void) | undefined;
 const ADMIN_TOKEN = "studio-queue-test-admin-token";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -21,10 +22,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-queue-"));
   fs.copyFileSync("config/studio.example.jsonc", path.join(dir, "studio.jsonc"));
-  process.env.DATABASE_URL = db.url;
-  process.env.STUDIO_CONFIG = path.join(dir, "studio.jsonc");
-  process.env.STUDIO_ADMIN_TOKEN = ADMIN_TOKEN;
-  process.env.STUDIO_WORKER_CONCURRENCY = "1";
+  restoreEnv = setEnv({ DATABASE_URL: db.url, STUDIO_CONFIG: path.join(dir, "studio.jsonc"), STUDIO_ADMIN_TOKEN: ADMIN_TOKEN, STUDIO_WORKER_CONCURRENCY: "1" });
   studio = await (await import("@/lib/studio/studio")).getStudio();
   ({ POST: RUN } = await import("@/app/api/tools/[name]/run/route"));
   ({ POST: CANCEL } = await import("@/app/api/runs/[id]/cancel/route"));
@@ -35,10 +33,7 @@ afterAll(async () => {
   await studio?.mcp.close();
   await studio?.notifier?.close();
   await (await import("@/lib/db/client")).closeDb();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv?.();
   await db?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });

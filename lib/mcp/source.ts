@@ -141,7 +141,6 @@ export class McpManager {
     return () => this.listeners.delete(listener);
   }
 
-  /** Stops every server. */
   /**
    * Resolves once every enabled server has connected or failed (or after `timeoutMs`): a worker
    * that just started must not call an MCP tool "unknown" because its server is still connecting.
@@ -151,6 +150,7 @@ export class McpManager {
     await Promise.all(waits);
   }
 
+  /** Stops every server. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
