@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog, runAuditHook } from "@/lib/audit";
 import { createPrisma, type Db } from "@/lib/db/client";
 import { requestCancel } from "@/lib/execution/cancel";
-import { enqueueTool, executeTool, runQueued, type ExecuteDeps } from "@/lib/execution/execute";
+import { enqueueTool, executeTool, runQueued, type ExecuteDeps, type QueuedRunResult } from "@/lib/execution/execute";
 import { RunQueue } from "@/lib/queue/run-queue";
 import { Registry } from "@/lib/registry/registry";
 import { RunStore } from "@/lib/runs/store";
@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from "./helpers/db";
 // Runs sent with "mode": "async" go through pg-boss on the studio's own database: a queued row
 // and its job in one transaction, taken by a worker (another "process": its own queue instance
 // and pool), priorities first, cancel while queued. PGlite runs the same queue in-process.
+const ranRun = (r: QueuedRunResult) => (r && "run" in r ? r.run : null);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MAX_RUN_MS = 60_000;
 
@@ -175,10 +176,10 @@ describe("the run queue on PostgreSQL", () => {
         settled = true;
       },
     };
-    expect((await runQueued(workerDeps, queuedEarly.id))?.status).toBe("success");
+    expect(ranRun(await runQueued(workerDeps, queuedEarly.id))?.status).toBe("success");
 
     const gone = await runs.enqueue({ id: crypto.randomUUID(), toolName: "nope", toolSource: "mcp", toolSpecHash: "h", arguments: {}, startedAt: new Date(), actor: "queue@example.com", origin: "api" }, 0, async () => {});
-    const ended = await runQueued(workerDeps, gone.id);
+    const ended = ranRun(await runQueued(workerDeps, gone.id));
     expect(ended).toMatchObject({ status: "error", error: { kind: "not_found" } });
     expect(ended?.error?.message).toMatch(/No tool named "nope" is registered any more/);
   });

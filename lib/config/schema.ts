@@ -134,6 +134,36 @@ export const RunPolicyRule = z
   })
   .refine((r) => r.tool || r.source || r.annotation, { message: "a rule needs at least one of tool, source or annotation" });
 
+const RETRYABLE_KINDS = ["timeout", "rate_limited", "provider", "network", "other"] as const;
+
+/**
+ * How the job queue treats the runs sent to it (`"mode": "async"`), by tool name or source. Every
+ * matching rule's `concurrency` applies; the first matching rule with a `priority` or `retries`
+ * gives it. Synchronous runs count toward the limits but are never held back or retried.
+ */
+export const QueueRule = z
+  .strictObject({
+    tool: z.string().min(1).optional().describe("Tool name or glob (`*` any characters, `?` one), e.g. `github_*`."),
+    source: z.string().min(1).optional().describe("Source id or glob: `builtin`, `runtime`, `mcp:<server>`, `mcp:*`."),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe("At most this many runs of the matching tools (all of them together) run at once, across every worker; queued runs past it wait."),
+    priority: z.number().int().min(-100).max(100).optional().describe("Priority of queued runs of the matching tools (higher first) when the caller sends none."),
+    retries: z.number().int().min(0).max(10).optional().describe("A queued run that fails is run again, as a new run, up to this many times."),
+    retryDelayMs: z.number().int().min(0).max(3_600_000).default(1000).describe("Wait before the first retry; doubled for each further one."),
+    retryOn: z
+      .array(z.enum(RETRYABLE_KINDS))
+      .min(1)
+      .default([...RETRYABLE_KINDS])
+      .describe("Which error kinds are retried (a timeout is kind `timeout`). Invalid arguments, refusals and cancels never are."),
+  })
+  .refine((r) => r.tool || r.source, { message: "a rule needs a tool or a source" })
+  .refine((r) => r.concurrency !== undefined || r.priority !== undefined || r.retries !== undefined, { message: "a rule needs at least one of concurrency, priority or retries" });
+
 export const AuthSettings = z.strictObject({
   oidc: z
     .strictObject({
@@ -165,6 +195,10 @@ export const RuntimeConfigSchema = z
       .array(RunPolicyRule)
       .default([{ annotation: "destructive", role: "admin" }])
       .describe("Who may run which tools; the highest role of every matching rule is required, runner when none match."),
+    queuePolicy: z
+      .array(QueueRule)
+      .default([])
+      .describe("Concurrency limits, priorities and retries of queued runs (`\"mode\": \"async\"`), by tool or source."),
   })
   .superRefine((c, ctx) => {
     // Cross references: every name used must be declared, so a typo is caught at load time.
@@ -222,4 +256,5 @@ export type ChannelConfig = z.output<typeof Channel>;
 export type AgentConfig = z.output<typeof Agent>;
 export type RunPolicyRuleConfig = z.output<typeof RunPolicyRule>;
 export type AuthSettingsConfig = z.output<typeof AuthSettings>;
+export type QueueRuleConfig = z.output<typeof QueueRule>;
 export type RuntimeToolConfig = z.output<typeof RuntimeTool>;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../db/generated/client";
 import type { Registry } from "../registry/registry";
-import type { RunStore, RunOutcome, RunStart } from "../runs/store";
+import type { ClaimedRun, InFinalTransaction, RunStore, RunOutcome, RunStart } from "../runs/store";
 import type { Run, RunOrigin } from "../runs/types";
 import type { ProgressUpdate, RegisteredTool } from "../tools/define";
 import { isErrorNamed, isToolError, ToolError, toToolError, type ErrorKind } from "../tools/errors";
@@ -15,7 +15,8 @@ import type { DomainService } from "../domains/service";
 import type { FieldError } from "../tools/errors";
 import { describeRule, needsConfirmation, requiredRunRole } from "../auth/policy";
 import { roleAtLeast, type Role } from "../auth/roles";
-import type { RunPolicyRuleConfig } from "../config/schema";
+import type { QueueRuleConfig, RunPolicyRuleConfig } from "../config/schema";
+import { limitsFor, priorityFor, retryDelay, retryPolicyFor, type ConcurrencyLimit } from "../queue/policy";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 10 * 60_000;
@@ -140,28 +141,43 @@ function storedProgress(runs: RunStore, id: string, forward?: (p: ProgressUpdate
 
 /** Where queued runs go: the job is written in the transaction that writes the run's row. */
 export interface RunQueueSender {
-  send(tx: Prisma.TransactionClient, runId: string, priority: number): Promise<void>;
+  send(tx: Prisma.TransactionClient, runId: string, priority: number, opts?: { startAfter?: Date }): Promise<void>;
+}
+
+/** What the job queue needs besides a run's deps: where retries go, and the config's queue policy read at each use. */
+export interface QueueDeps {
+  queue: RunQueueSender;
+  queuePolicy?: () => readonly QueueRuleConfig[];
 }
 
 /**
  * `"mode": "async"`: the same checks as a run here (a refused call is captured as `rejected` at
  * once), then the run is stored `queued` with its job, for a worker to run (runQueued).
  */
-export async function enqueueTool(deps: ExecuteDeps & { queue: RunQueueSender }, req: ExecuteRequest & { priority?: number }): Promise<Run> {
+export async function enqueueTool(deps: ExecuteDeps & QueueDeps, req: ExecuteRequest & { priority?: number }): Promise<Run> {
   const p = await prepare(deps, req);
   if ("run" in p) return p.run;
-  const priority = Math.trunc(req.priority ?? 0);
+  const tool = { name: p.start.toolName, source: p.start.toolSource };
+  const priority = Math.trunc(req.priority ?? priorityFor(tool, deps.queuePolicy?.() ?? []));
   return deps.runs.enqueue(p.start, priority, (tx) => deps.queue.send(tx, p.start.id, priority));
 }
+
+/** What a worker made of a job: the run it ran, a limit that holds it back, or nothing to do. */
+export type QueuedRunResult = { run: Run } | { held: ConcurrencyLimit; running: number } | null;
 
 /**
  * A worker runs a queued run: it claims the row (queued -> running, leased to this process),
  * calls the tool as it is registered now, and stores the outcome as any run. Nothing to do when
- * the run is no longer queued (cancelled while it waited, or already taken).
+ * the run is no longer queued (cancelled while it waited, or already taken); `held` when a
+ * concurrency limit of the queue policy is full (the run stays queued). A failure the policy
+ * retries queues the next attempt, as a new run, in the transaction that stores this one's end.
  */
-export async function runQueued(deps: ExecuteDeps, runId: string, opts: { signal?: AbortSignal } = {}): Promise<Run | null> {
-  const start = await deps.runs.claim(runId);
-  if (!start) return null;
+export async function runQueued(deps: ExecuteDeps & Partial<QueueDeps>, runId: string, opts: { signal?: AbortSignal } = {}): Promise<QueuedRunResult> {
+  const policy = deps.queuePolicy;
+  const claimed = await deps.runs.claim(runId, policy && ((t) => limitsFor(t, policy())));
+  if (!claimed) return null;
+  if ("held" in claimed) return claimed;
+  const { start } = claimed;
   let tool = await deps.registry.get(start.toolName);
   if (!tool && deps.sourcesSettled) {
     await deps.sourcesSettled();
@@ -169,12 +185,28 @@ export async function runQueued(deps: ExecuteDeps, runId: string, opts: { signal
   }
   if (!tool) {
     const e = new ToolError("not_found", `No tool named "${start.toolName}" is registered any more; the run was queued when it was.`);
-    return finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) });
+    return { run: await finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) }) };
   }
   const timeoutMs = start.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const progress = storedProgress(deps.runs, start.id);
   const outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report }).finally(progress.stop);
-  return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+  const retry = retryOf(deps, claimed, outcome);
+  return { run: await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome, retry), tool.spec) };
+}
+
+/** The next attempt of a queued run that failed, when the queue policy retries it: queued to start after the policy's wait. */
+function retryOf(deps: ExecuteDeps & Partial<QueueDeps>, claimed: ClaimedRun, outcome: RunOutcome): InFinalTransaction | undefined {
+  const queue = deps.queue;
+  if (!queue || (outcome.status !== "error" && outcome.status !== "timeout")) return undefined;
+  const { start, attempt, priority } = claimed;
+  const policy = retryPolicyFor({ name: start.toolName, source: start.toolSource }, deps.queuePolicy?.() ?? []);
+  const delayMs = retryDelay(policy, attempt, outcome.error?.kind ?? (outcome.status === "timeout" ? "timeout" : undefined));
+  if (delayMs === null) return undefined;
+  return async (tx) => {
+    const now = new Date();
+    const next: RunStart = { ...start, id: randomUUID(), startedAt: now, retryOf: start.id, attempt: attempt + 1 };
+    await deps.runs.enqueueIn(tx, next, priority, (t) => queue.send(t, next.id, priority, { startAfter: new Date(now.getTime() + delayMs) }));
+  };
 }
 
 type Prepared = { run: Run } | { tool: RegisteredTool; start: RunStart; timeoutMs: number };
@@ -231,9 +263,9 @@ function notStarted(): RunOutcome {
 }
 
 /** An output the database cannot take must not leave the run `running` forever. */
-async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: RunOutcome): Promise<Run> {
+async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction): Promise<Run> {
   try {
-    return await runs.finish(start.id, start.startedAt, outcome);
+    return await runs.finish(start.id, start.startedAt, outcome, also);
   } catch (err) {
     // Finished meanwhile by someone else (marked interrupted): that outcome stands.
     if (isErrorNamed(err, "RunNotRunningError")) {
@@ -242,12 +274,12 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
     }
     if (isDatabaseUnavailable(err)) {
       // The outcome is kept and written once the database is back; the caller hears 503 now.
-      finishLater(runs, start, outcome);
+      finishLater(runs, start, outcome, also);
       throw err;
     }
     console.error(`[tool-studio] could not store the outcome of run ${start.id}`, err);
     const e = new ToolError("provider", "The tool's result could not be stored.", { detail: `${(err as Error).message}\n${safeStringify(outcome.structuredContent ?? outcome.content)}` });
-    return runs.finish(start.id, start.startedAt, { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) });
+    return runs.finish(start.id, start.startedAt, { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) }, also);
   }
 }
 
@@ -259,13 +291,13 @@ export const FINISH_RETRY_MS = 30 * 60_000;
  * An outcome the database refuses for another reason than being away is replaced, once, by an
  * error saying so (as finishOrRecordFailure does), and that is stored instead.
  */
-function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome): void {
+function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction): void {
   const until = Date.now() + FINISH_RETRY_MS;
   let delay = 500;
   let pending = outcome;
   const release = holdRun(start.id);
   const attempt = () => {
-    runs.finish(start.id, start.startedAt, pending).then(release, (err: unknown) => {
+    runs.finish(start.id, start.startedAt, pending, also).then(release, (err: unknown) => {
       // Already finished (the earlier attempt did commit) or never written: nothing left to do.
       if (isErrorNamed(err, "RunNotRunningError")) return release();
       if (Date.now() >= until) {

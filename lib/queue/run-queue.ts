@@ -13,6 +13,10 @@ export const QUEUE_SCHEMA = "pgboss";
 
 export interface RunJob {
   runId: string;
+  /** Kept in the job so a run held back by a concurrency limit is re-offered at the same priority. */
+  priority?: number;
+  /** How often a concurrency limit held it back already (its next wait grows with it). */
+  deferrals?: number;
 }
 
 /** Priorities a caller may ask for: higher runs first. */
@@ -31,11 +35,17 @@ export interface WorkOptions {
   concurrency?: number;
 }
 
-/** What a worker does with a job: run the queued run; the signal aborts when pg-boss cancels the job. */
-export type RunJobHandler = (runId: string, signal: AbortSignal) => Promise<void>;
+/**
+ * What a worker does with a job: run the queued run; the signal aborts when pg-boss cancels the
+ * job. `{ deferMs }` means a concurrency limit is full: the run stays queued and is offered again
+ * after that wait (as a new job of the same run), and this worker takes other jobs meanwhile.
+ */
+export type RunJobHandler = (runId: string, signal: AbortSignal, job: { deferrals: number }) => Promise<void | { deferMs: number }>;
 
 export class RunQueue {
   private started = false;
+  /** This process's pollers (work()), woken when a job they could take becomes due. */
+  private readonly pollers: string[] = [];
 
   private constructor(
     private readonly boss: PgBoss,
@@ -87,11 +97,29 @@ export class RunQueue {
     }
   }
 
-  /** Adds the job of a queued run inside the transaction that writes its row. */
-  async send(tx: Prisma.TransactionClient, runId: string, priority: number): Promise<void> {
-    const data: RunJob = { runId };
-    const id = await this.boss.send(RUN_QUEUE, data, { id: runId, priority, db: fromPrisma(tx) });
+  /**
+   * Adds the job of a queued run inside the transaction that writes its row. Its first job has
+   * the run's id; a run held back by a limit gets further jobs with ids of their own, and every
+   * job names its run in `data.runId`.
+   */
+  async send(tx: Prisma.TransactionClient, runId: string, priority: number, opts: { startAfter?: Date } = {}): Promise<void> {
+    const data: RunJob = { runId, priority };
+    const id = await this.boss.send(RUN_QUEUE, data, { id: runId, priority, startAfter: opts.startAfter, db: fromPrisma(tx) });
     if (!id) throw new Error(`The job queue did not take run ${runId}.`);
+    if (opts.startAfter) this.wakeAt(opts.startAfter);
+  }
+
+  /**
+   * A job sent to start later is announced (NOTIFY) when it is written, not when it is due, and
+   * an idle poller otherwise looks again only every 10 s: this process wakes its own pollers
+   * when it is due. Pollers elsewhere find it at their next look.
+   */
+  private wakeAt(when: Date): void {
+    if (!this.pollers.length) return;
+    const timer = setTimeout(() => {
+      if (this.started) for (const id of this.pollers) this.boss.notifyWorker(id);
+    }, Math.max(0, when.getTime() - Date.now()) + 20);
+    timer.unref?.();
   }
 
   /**
@@ -106,17 +134,29 @@ export class RunQueue {
       const poller: { id?: string } = {};
       poller.id = await this.boss.work<RunJob>(RUN_QUEUE, options, async ([job]: Job<RunJob>[]) => {
         try {
-          if (job) await handler(job.data.runId, job.signal);
+          if (!job) return;
+          const deferrals = job.data.deferrals ?? 0;
+          const r = await handler(job.data.runId, job.signal, { deferrals });
+          // Sent before this job completes: a crash in between leaves this job to expire and be
+          // tried again, and a second job of a run no longer queued is a no-op.
+          if (r) {
+            const next: RunJob = { runId: job.data.runId, priority: job.data.priority ?? 0, deferrals: deferrals + 1 };
+            const startAfter = new Date(Date.now() + r.deferMs);
+            await this.boss.send(RUN_QUEUE, next, { priority: next.priority, startAfter });
+            this.wakeAt(startAfter);
+          }
         } finally {
           if (poller.id) this.boss.notifyWorker(poller.id);
         }
       });
+      this.pollers.push(poller.id);
     }
   }
 
-  /** Drops the job of a run cancelled while queued (a worker that took it meanwhile finds the run no longer queued). */
+  /** Drops the jobs of a run cancelled while queued (a worker that took one meanwhile finds the run no longer queued). */
   async cancel(runId: string): Promise<void> {
-    await this.boss.cancel(RUN_QUEUE, runId);
+    const later = await this.boss.findJobs<RunJob>(RUN_QUEUE, { data: { runId }, queued: true });
+    await this.boss.cancel(RUN_QUEUE, [...new Set([runId, ...later.map((j) => j.id)])]);
   }
 
   /**
@@ -129,7 +169,7 @@ export class RunQueue {
     const orphans = await prisma.$queryRawUnsafe<{ id: string }[]>(
       `SELECT r.id::text AS id FROM runs r
         WHERE r.status = 'queued' AND r.queued_at < $1
-          AND NOT EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.job j WHERE j.name = $2 AND j.id = r.id AND j.state IN ('created', 'retry', 'active'))
+          AND NOT EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.job j WHERE j.name = $2 AND j.data->>'runId' = r.id::text AND j.state IN ('created', 'retry', 'active'))
         LIMIT 1000`,
       new Date(Date.now() - graceMs),
       RUN_QUEUE,

@@ -6,6 +6,7 @@ import { whereSql, type RunFilter } from "./query";
 import { runStats, type ToolStats } from "./stats";
 import { purgeRuns, type PurgeReport } from "./retention";
 import type { RuntimeConfig } from "../config/schema";
+import type { ConcurrencyLimit, QueuedTool } from "../queue/policy";
 
 export type { RunFilter };
 
@@ -26,7 +27,20 @@ export interface RunStart {
   origin: RunOrigin;
   clientName?: string;
   replayOf?: string;
+  /** A retry made by the queue policy: the run it repeats, and its attempt (2, 3...). */
+  retryOf?: string;
+  attempt?: number;
 }
+
+/** A queued run a worker took: what to run, with its place in the queue. */
+export interface ClaimedRun {
+  start: RunStart;
+  priority: number;
+  attempt: number;
+}
+
+/** Written in the transaction of a run's final state (e.g. the retry the queue policy asks for). */
+export type InFinalTransaction = (tx: Prisma.TransactionClient) => Promise<void>;
 
 export interface RunOutcome {
   status: Exclude<RunStatus, "running" | "queued">;
@@ -78,11 +92,17 @@ export class RunStore {
     private readonly opts: { onFinal?: RunFinalHook; lease?: { owner: string; ms: number } } = {},
   ) {}
 
-  /** A final write and its hook commit together or not at all. */
-  private async final(write: (db: Prisma.TransactionClient | PrismaClient) => Promise<RunRow>): Promise<Run> {
+  /** A final write, its hook and `also` commit together or not at all. */
+  private async final(write: (db: Prisma.TransactionClient | PrismaClient) => Promise<RunRow>, also?: InFinalTransaction): Promise<Run> {
     const hook = this.opts.onFinal;
-    if (!hook) return toRun(await write(this.prisma));
-    return hook(async (tx) => toRun(await write(tx)));
+    const both = async (db: Prisma.TransactionClient) => {
+      const row = await write(db);
+      await also?.(db);
+      return toRun(row);
+    };
+    if (hook) return hook(both);
+    if (also) return this.prisma.$transaction(both);
+    return toRun(await write(this.prisma));
   }
 
   private startData(r: RunStart) {
@@ -101,6 +121,8 @@ export class RunStore {
       origin: r.origin,
       clientName: r.clientName ?? null,
       replayOfId: r.replayOf ?? null,
+      retryOfId: r.retryOf ?? null,
+      attempt: r.attempt ?? null,
     };
   }
 
@@ -133,27 +155,54 @@ export class RunStore {
    * a queued run always has its job and a job always has its run.
    */
   async enqueue(r: RunStart, priority: number, send: (tx: Prisma.TransactionClient) => Promise<void>): Promise<Run> {
-    return this.prisma.$transaction(async (tx) => {
-      const row = await tx.run.create({ data: { ...this.startData(r), status: "queued", queuedAt: r.startedAt, priority } });
-      await send(tx);
-      return toRun(row);
-    });
+    return this.prisma.$transaction((tx) => this.enqueueIn(tx, r, priority, send));
+  }
+
+  /** enqueue, inside a transaction the caller holds (a retry is queued with its failed run's final state). */
+  async enqueueIn(tx: Prisma.TransactionClient, r: RunStart, priority: number, send: (tx: Prisma.TransactionClient) => Promise<void>): Promise<Run> {
+    const row = await tx.run.create({ data: { ...this.startData(r), status: "queued", queuedAt: r.startedAt, priority } });
+    await send(tx);
+    return toRun(row);
   }
 
   /**
    * A worker takes a queued run: it becomes `running`, leased to this process, started now. Null
    * when it is no longer queued (cancelled meanwhile, or taken by another worker).
+   *
+   * With concurrency limits (lib/queue/policy.ts), the limits of the run's tool are locked (an
+   * advisory lock per limit, always in the same order) and the running runs they cover counted;
+   * when one is full the run stays queued and `held` names it. The locks make the count and the
+   * claim one step for every worker, so a limit is never overshot by two claims at once.
    */
-  async claim(id: string): Promise<RunStart | null> {
+  async claim(id: string, limitsOf?: (tool: QueuedTool) => ConcurrencyLimit[]): Promise<ClaimedRun | { held: ConcurrencyLimit; running: number } | null> {
+    if (!limitsOf) return this.claimIn(this.prisma, id);
+    const row = await this.prisma.run.findUnique({ where: { id }, select: { status: true, toolName: true, toolSource: true } });
+    if (row?.status !== "queued") return null;
+    const limits = limitsOf({ name: row.toolName, source: row.toolSource });
+    if (!limits.length) return this.claimIn(this.prisma, id);
+    return this.prisma.$transaction(async (tx) => {
+      for (const l of limits) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`tool-studio:queue-limit:${l.key}`}, 0))`;
+      // Few rows: only runs in flight, grouped by tool (the status index finds them).
+      const running = await tx.$queryRaw<{ tool_name: string; tool_source: string; n: number }[]>`
+        SELECT tool_name, tool_source, count(*)::int AS n FROM runs WHERE status = 'running' GROUP BY tool_name, tool_source`;
+      for (const l of limits) {
+        const n = running.reduce((sum, r) => sum + (l.matches({ name: r.tool_name, source: r.tool_source }) ? r.n : 0), 0);
+        if (n >= l.max) return { held: l, running: n };
+      }
+      return this.claimIn(tx, id);
+    });
+  }
+
+  private async claimIn(db: Prisma.TransactionClient | PrismaClient, id: string): Promise<ClaimedRun | null> {
     const lease = this.opts.lease;
     const now = new Date();
-    const r = await this.prisma.run.updateManyAndReturn({
+    const r = await db.run.updateManyAndReturn({
       where: { id, status: "queued" },
       data: { status: "running", startedAt: now, ...(lease ? { owner: lease.owner, leaseUntil: new Date(now.getTime() + lease.ms) } : {}) },
     });
     const row = r[0];
     if (!row) return null;
-    return {
+    const start: RunStart = {
       id: row.id,
       toolName: row.toolName,
       toolSource: row.toolSource,
@@ -168,7 +217,10 @@ export class RunStore {
       origin: row.origin,
       clientName: row.clientName ?? undefined,
       replayOf: row.replayOfId ?? undefined,
+      retryOf: row.retryOfId ?? undefined,
+      attempt: row.attempt ?? undefined,
     };
+    return { start, priority: row.priority ?? 0, attempt: row.attempt ?? 1 };
   }
 
   /** Ends a run that is still queued (cancelled before any worker took it), with its audit entry. Null when it is not queued. */
@@ -215,9 +267,9 @@ export class RunStore {
    * write that did commit, or another process marking it interrupted) is left as it is: this
    * throws RunNotRunningError and writes nothing, so no run gets two outcomes or two audit entries.
    */
-  async finish(id: string, startedAt: Date, o: RunOutcome): Promise<Run> {
+  async finish(id: string, startedAt: Date, o: RunOutcome, also?: InFinalTransaction): Promise<Run> {
     try {
-      return await this.final((db) => db.run.update({ where: { id, status: "running" }, data: this.outcomeData(o, startedAt) }));
+      return await this.final((db) => db.run.update({ where: { id, status: "running" }, data: this.outcomeData(o, startedAt) }), also);
     } catch (err) {
       if (isRecordNotFound(err)) throw new RunNotRunningError(id);
       throw err;
@@ -370,6 +422,8 @@ export function toRun(row: RunRow): Run {
     agent: row.agent,
     clientName: row.clientName,
     replayOf: row.replayOfId,
+    ...(row.retryOfId ? { retryOf: row.retryOfId } : {}),
+    ...(row.attempt ? { attempt: row.attempt } : {}),
     ...(row.queuedAt ? { queuedAt: row.queuedAt.toISOString(), priority: row.priority ?? 0 } : {}),
     ...(isProgress(row.progress) ? { progress: row.progress } : {}),
   };

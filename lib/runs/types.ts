@@ -36,6 +36,9 @@ export interface Run {
   /** Runs sent to the job queue: when asked for (`startedAt` is when a worker began it) and their priority. */
   queuedAt?: string;
   priority?: number;
+  /** A retry made by the queue policy: the failed run it repeats, and which attempt it is (2, 3...). */
+  retryOf?: string;
+  attempt?: number;
   /** The last progress the tool reported, whichever instance runs it. */
   progress?: { progress: number; total?: number; message?: string };
 }

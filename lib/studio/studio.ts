@@ -13,6 +13,7 @@ import { DomainService } from "../domains/service";
 import { followCancels } from "../execution/cancel";
 import { enqueueTool, executeTool, MAX_TIMEOUT_MS, runQueued, type ExecuteRequest, type RunObserver } from "../execution/execute";
 import { RunQueue } from "../queue/run-queue";
+import { deferralDelay } from "../queue/policy";
 import { heldRunIds } from "../execution/active-runs";
 import { instanceId, keepLeases, leaseMs } from "../runs/leases";
 import { ShapeStore } from "../inference/store";
@@ -175,9 +176,12 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   const executeDeps = { registry, runs, domains, observers, runPolicy: () => config().runPolicy, sourcesSettled: () => mcp.settled() };
   const queue = RunQueue.create(db, { maxRunMs: MAX_TIMEOUT_MS, instanceName: opts.role ?? "web" });
   await queue.start();
+  const queueDeps = { ...executeDeps, queue, queuePolicy: () => config().queuePolicy };
   if (workerWanted(db.kind, opts)) {
-    await queue.work(async (runId, signal) => {
-      await runQueued(executeDeps, runId, { signal });
+    await queue.work(async (runId, signal, job) => {
+      const r = await runQueued(queueDeps, runId, { signal });
+      // A full concurrency limit: offered again after a wait that grows while it stays full.
+      if (r && "held" in r) return { deferMs: deferralDelay(job.deferrals) };
     }, { concurrency: Number(process.env.STUDIO_WORKER_CONCURRENCY) || 4 });
   }
   sweepQueue(db.prisma, runs);
@@ -200,7 +204,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
     config: configSync,
     notifier,
     execute: (req) => executeTool(executeDeps, req),
-    enqueue: (req) => enqueueTool({ ...executeDeps, queue }, req),
+    enqueue: (req) => enqueueTool(queueDeps, req),
     cancelQueued,
     queue,
   };
