@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { expect, test } from "@playwright/test";
 import { accountRuns, startLoad, statusCounts } from "../tests/helpers/load";
+import { EXAMPLE_SERVER } from "../tests/helpers/mcp";
 import { startRoundRobin } from "../tests/helpers/round-robin";
 import { createDatabase, query, runnerToken, startStudioProcess, startWorkerProcess, type StudioProcess, type WorkerProcess } from "../tests/helpers/studio-process";
 
@@ -155,6 +157,42 @@ test("async runs taken by either instance are run by the worker; a queued one an
   }
   const neverRan = await query<{ owner: string | null }>(db.url, "SELECT owner FROM runs WHERE id = $1::uuid", [queued]);
   expect(neverRan, "the run cancelled while queued never reached a worker").toEqual([{ owner: null }]);
+});
+
+test("an MCP server added through A is held by the worker alone; B lists its tools and runs them, over HTTP and /api/mcp", async () => {
+  test.setTimeout(90_000);
+  const add = await call(a, "/api/servers", { method: "POST", body: JSON.stringify({ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER] }) });
+  expect(add.status).toBe(201);
+  // The worker connects (config revision -> NOTIFY) and publishes; B reads what it published.
+  let state = "";
+  for (let i = 0; i < 300 && state !== "connected"; i++) {
+    const servers: { name: string; state: string }[] = (await (await call(b, "/api/servers")).json()).servers;
+    state = servers.find((s) => s.name === "ex")?.state ?? "";
+    if (state !== "connected") await sleep(100);
+  }
+  expect(state, "B shows the server connected, as the worker sees it").toBe("connected");
+  const tools: { name: string }[] = (await (await call(b, "/api/tools")).json()).tools;
+  expect(tools.map((t) => t.name)).toContain("ex__add");
+  const publishers = await query<{ publisher: string }>(db.url, "SELECT DISTINCT publisher FROM mcp_server_states");
+  expect(publishers, "only the worker holds the connection").toEqual([{ publisher: worker.instance }]);
+
+  // A synchronous call through B: queued for the worker, answered by B once it ends.
+  const res = await call(b, "/api/tools/ex__add/run", { method: "POST", body: JSON.stringify({ arguments: { a: 2, b: 3 } }) });
+  expect(res.status).toBe(200);
+  const run = (await res.json()).run;
+  expect(run).toMatchObject({ status: "success", output: { structuredContent: { sum: 5 } } });
+  expect(await query<{ owner: string }>(db.url, "SELECT owner FROM runs WHERE id = $1::uuid", [run.id])).toEqual([{ owner: worker.instance }]);
+
+  // An agent on /api/mcp of A (2026-07-28, sessionless) lists and calls it the same way.
+  const client = new Client({ name: "scale-out", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", a.url), { requestInit: { headers: { authorization: `Bearer ${a.adminToken}` } } }));
+  try {
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("ex__add");
+    const result = await client.callTool({ name: "ex__add", arguments: { a: 40, b: 2 } });
+    expect(result.structuredContent).toEqual({ sum: 42 });
+  } finally {
+    await client.close();
+  }
 });
 
 test("behind a round-robin proxy, A killed under load: every acknowledged run is stored once, A's runs in flight end interrupted only after their lease, the chain verifies", async () => {

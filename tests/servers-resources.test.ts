@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog } from "@/lib/audit";
 import { HttpError } from "@/lib/http/http";
 import { toResourceContents, MAX_RESOURCE_CHARS } from "@/lib/mcp/mapping";
+import { McpDirectory } from "@/lib/mcp/directory";
 import { McpManager } from "@/lib/mcp/source";
 import { readServerResource } from "@/lib/servers/resources";
 import { ToolError } from "@/lib/tools/errors";
@@ -54,6 +55,12 @@ describe("readServerResource", () => {
   it("answers 404 for a server that is not connected, and reads nothing", async () => {
     const e = await failure(readServerResource({ mcp, audit }, "nope", "example://notes/changelog.md", who));
     expect(e).toMatchObject({ status: 404, kind: "not_found", message: 'No connected MCP server named "nope".' });
+  });
+
+  it("answers 409 on an instance that leaves connections to the workers, saying where to read", async () => {
+    const directory = new McpDirectory(db.prisma, { servers: () => [], notifier: null });
+    const e = await failure(readServerResource({ mcp: directory, audit }, "ex", "example://notes/changelog.md", who));
+    expect(e).toMatchObject({ status: 409, kind: "unavailable", message: expect.stringContaining("leaves MCP connections to the workers") });
   });
 });
 

@@ -68,7 +68,19 @@ export interface ExecuteDeps {
   runPolicy?: () => readonly RunPolicyRuleConfig[];
   /** Resolves once the tool sources that connect (MCP servers) have connected or failed: a worker that just started waits for them before calling a queued run's tool unknown. */
   sourcesSettled?: () => Promise<void>;
+  /** Tools this process cannot call itself (MCP servers held by the workers): their runs are queued for a worker and waited for. */
+  delegate?: RunDelegate;
 }
+
+/** Where a run goes when its tool is held by another process (lib/execution/delegate.ts). */
+export interface RunDelegate {
+  wanted(tool: RegisteredTool): boolean;
+  queue: RunQueueSender;
+  wait(runId: string, opts: { signal?: AbortSignal; onProgress?(update: ProgressUpdate): void; startWithinMs: number }): Promise<Run>;
+}
+
+/** A waiting caller's run goes before every queued one. */
+const DELEGATED_PRIORITY = 100;
 
 /** Thrown for a tool name the registry does not know: nothing ran, nothing is captured. */
 export class UnknownToolError extends ToolError {
@@ -89,6 +101,13 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   const p = await prepare(deps, req);
   if ("run" in p) return p.run;
   const { tool, start, timeoutMs } = p;
+  const delegate = deps.delegate;
+  if (delegate?.wanted(tool)) {
+    // The worker claims it, runs it under the same timeout and stores it; retries are not for a caller who waits.
+    await deps.runs.enqueue(start, DELEGATED_PRIORITY, (tx) => delegate.queue.send(tx, start.id, DELEGATED_PRIORITY, { waited: true }));
+    req.onStart?.(start.id);
+    return delegate.wait(start.id, { signal: req.signal, onProgress: req.onProgress, startWithinMs: timeoutMs });
+  }
 
   try {
     await deps.runs.start(start);
@@ -141,13 +160,16 @@ function storedProgress(runs: RunStore, id: string, forward?: (p: ProgressUpdate
 
 /** Where queued runs go: the job is written in the transaction that writes the run's row. */
 export interface RunQueueSender {
-  send(tx: Prisma.TransactionClient, runId: string, priority: number, opts?: { startAfter?: Date }): Promise<void>;
+  /** `waited`: a caller waits for this run (no retries). */
+  send(tx: Prisma.TransactionClient, runId: string, priority: number, opts?: { startAfter?: Date; waited?: boolean }): Promise<void>;
 }
 
 /** What the job queue needs besides a run's deps: where retries go, and the config's queue policy read at each use. */
 export interface QueueDeps {
   queue: RunQueueSender;
   queuePolicy?: () => readonly QueueRuleConfig[];
+  /** Written in each queued run's final transaction (PostgreSQL: the NOTIFY a waiting instance hears). */
+  onQueuedFinal?: (runId: string) => InFinalTransaction;
 }
 
 /**
@@ -172,7 +194,7 @@ export type QueuedRunResult = { run: Run } | { held: ConcurrencyLimit; running: 
  * concurrency limit of the queue policy is full (the run stays queued). A failure the policy
  * retries queues the next attempt, as a new run, in the transaction that stores this one's end.
  */
-export async function runQueued(deps: ExecuteDeps & Partial<QueueDeps>, runId: string, opts: { signal?: AbortSignal } = {}): Promise<QueuedRunResult> {
+export async function runQueued(deps: ExecuteDeps & Partial<QueueDeps>, runId: string, opts: { signal?: AbortSignal; retries?: boolean } = {}): Promise<QueuedRunResult> {
   const policy = deps.queuePolicy;
   const claimed = await deps.runs.claim(runId, policy && ((t) => limitsFor(t, policy())));
   if (!claimed) return null;
@@ -185,13 +207,21 @@ export async function runQueued(deps: ExecuteDeps & Partial<QueueDeps>, runId: s
   }
   if (!tool) {
     const e = new ToolError("not_found", `No tool named "${start.toolName}" is registered any more; the run was queued when it was.`);
-    return { run: await finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) }) };
+    return { run: await finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) }, deps.onQueuedFinal?.(start.id)) };
   }
   const timeoutMs = start.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const progress = storedProgress(deps.runs, start.id);
   const outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report }).finally(progress.stop);
-  const retry = retryOf(deps, claimed, outcome);
-  return { run: await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome, retry), tool.spec) };
+  const also = both(opts.retries === false ? undefined : retryOf(deps, claimed, outcome), deps.onQueuedFinal?.(start.id));
+  return { run: await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome, also), tool.spec) };
+}
+
+function both(a?: InFinalTransaction, b?: InFinalTransaction): InFinalTransaction | undefined {
+  if (!a || !b) return a ?? b;
+  return async (tx) => {
+    await a(tx);
+    await b(tx);
+  };
 }
 
 /** The next attempt of a queued run that failed, when the queue policy retries it: queued to start after the policy's wait. */

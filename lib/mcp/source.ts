@@ -1,5 +1,6 @@
 import type { ToolSourceProvider } from "../registry/registry";
 import type { RegisteredTool } from "../tools/define";
+import type { ToolSpec } from "../tools/spec";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 import {
   McpConnection,
@@ -47,12 +48,31 @@ interface Entry {
 export const entryHash = (config: McpServerConfig): string => sha256Hex(canonicalJson(config));
 
 /**
+ * What the rest of the studio asks of MCP servers, whether this process holds their connections
+ * (McpManager) or leaves them to the workers and reads what they publish (McpDirectory).
+ */
+export interface McpView {
+  /** False on a web instance that leaves connections to workers (STUDIO_WORKER=off): its MCP tools run on a worker. */
+  readonly holdsConnections: boolean;
+  states(): McpServerState[];
+  state(name: string): McpServerState | undefined;
+  /** The live connection, only where this process holds it. */
+  connection(name: string): McpConnection | undefined;
+  source(): ToolSourceProvider;
+  /** Brings connections in line with the config's entries (a no-op where another process holds them). */
+  sync(servers: readonly McpServerConfig[]): Promise<unknown>;
+  settled(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
  * Owns the MCP connections: the config's servers (`sync` on every config load; the Servers page
  * adds and removes servers by editing the config). Its `source()` is the registry's "mcp" tool source: every server's tools, namespaced
  * `<server>__<tool>`, so names cannot collide across servers; two servers with the same name
  * are refused.
  */
-export class McpManager {
+export class McpManager implements McpView {
+  readonly holdsConnections = true;
   private entries = new Map<string, Entry>();
   private listeners = new Set<McpManagerListener>();
   private closed = false;
@@ -128,6 +148,14 @@ export class McpManager {
   /** All tools of all servers (namespaced; marked `unavailable` for servers that are down). */
   tools(): RegisteredTool[] {
     return this.states().flatMap((s) => this.entries.get(s.name)?.connection?.tools() ?? []);
+  }
+
+  /** Each server as the workers publish it (lib/mcp/publish.ts): its entry's hash, status and tools. */
+  published(): { name: string; configHash: string; state: McpServerState; tools: ToolSpec[] }[] {
+    return this.states().map((state) => {
+      const e = this.entries.get(state.name)!;
+      return { name: state.name, configHash: e.hash, state, tools: (e.connection?.tools() ?? []).map((t) => t.spec) };
+    });
   }
 
   /** The registry's tool source for MCP servers (id "mcp"). */

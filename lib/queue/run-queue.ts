@@ -17,6 +17,8 @@ export interface RunJob {
   priority?: number;
   /** How often a concurrency limit held it back already (its next wait grows with it). */
   deferrals?: number;
+  /** A caller waits for this run (a web instance handed it over): it is not retried. */
+  waited?: boolean;
 }
 
 /** Priorities a caller may ask for: higher runs first. */
@@ -40,7 +42,7 @@ export interface WorkOptions {
  * job. `{ deferMs }` means a concurrency limit is full: the run stays queued and is offered again
  * after that wait (as a new job of the same run), and this worker takes other jobs meanwhile.
  */
-export type RunJobHandler = (runId: string, signal: AbortSignal, job: { deferrals: number }) => Promise<void | { deferMs: number }>;
+export type RunJobHandler = (runId: string, signal: AbortSignal, job: { deferrals: number; waited: boolean }) => Promise<void | { deferMs: number }>;
 
 export class RunQueue {
   private started = false;
@@ -102,8 +104,8 @@ export class RunQueue {
    * the run's id; a run held back by a limit gets further jobs with ids of their own, and every
    * job names its run in `data.runId`.
    */
-  async send(tx: Prisma.TransactionClient, runId: string, priority: number, opts: { startAfter?: Date } = {}): Promise<void> {
-    const data: RunJob = { runId, priority };
+  async send(tx: Prisma.TransactionClient, runId: string, priority: number, opts: { startAfter?: Date; waited?: boolean } = {}): Promise<void> {
+    const data: RunJob = { runId, priority, ...(opts.waited ? { waited: true } : {}) };
     const id = await this.boss.send(RUN_QUEUE, data, { id: runId, priority, startAfter: opts.startAfter, db: fromPrisma(tx) });
     if (!id) throw new Error(`The job queue did not take run ${runId}.`);
     if (opts.startAfter) this.wakeAt(opts.startAfter);
@@ -136,11 +138,11 @@ export class RunQueue {
         try {
           if (!job) return;
           const deferrals = job.data.deferrals ?? 0;
-          const r = await handler(job.data.runId, job.signal, { deferrals });
+          const r = await handler(job.data.runId, job.signal, { deferrals, waited: job.data.waited === true });
           // Sent before this job completes: a crash in between leaves this job to expire and be
           // tried again, and a second job of a run no longer queued is a no-op.
           if (r) {
-            const next: RunJob = { runId: job.data.runId, priority: job.data.priority ?? 0, deferrals: deferrals + 1 };
+            const next: RunJob = { ...job.data, priority: job.data.priority ?? 0, deferrals: deferrals + 1 };
             const startAfter = new Date(Date.now() + r.deferMs);
             await this.boss.send(RUN_QUEUE, next, { priority: next.priority, startAfter });
             this.wakeAt(startAfter);

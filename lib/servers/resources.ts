@@ -7,6 +7,8 @@ import type { ResourceContents } from "../tools/output";
 /** What reading needs of the MCP manager: the live connection of a server, by name. */
 export interface ResourceSource {
   connection(name: string): Pick<McpConnection, "readResource"> | undefined;
+  /** False on a web instance that leaves MCP connections to the workers (STUDIO_WORKER=off). */
+  readonly holdsConnections?: boolean;
 }
 
 /** How long a read may take before it answers 504 (a resource is shown in place, so not long). */
@@ -28,6 +30,9 @@ export async function readServerResource(
   const connection = deps.mcp.connection(server);
   const base = { actor: who.actor, action: "resource.read", target: `${server} ${uri}`.slice(0, 2000), from: who.from };
   const ids = who.userId ? { userId: who.userId } : {};
+  if (!connection && deps.mcp.holdsConnections === false) {
+    throw new HttpError(409, "unavailable", `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): read "${server}" resources through an instance that holds them.`);
+  }
   if (!connection) throw new HttpError(404, "not_found", `No connected MCP server named "${server}".`);
   try {
     const contents = await connection.readResource(uri, { timeoutMs: RESOURCE_READ_TIMEOUT_MS });

@@ -8,6 +8,8 @@ import { ConfigRevisions } from "../config/revisions";
 import { getConfigStore } from "../config/store";
 import { ConfigSync } from "../config/sync";
 import { getDb } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+import type { RegisteredTool } from "../tools/define";
 import { PgNotifier } from "../db/notify";
 import { DomainService } from "../domains/service";
 import { followCancels } from "../execution/cancel";
@@ -18,7 +20,11 @@ import { heldRunIds } from "../execution/active-runs";
 import { instanceId, keepLeases, leaseMs } from "../runs/leases";
 import { ShapeStore } from "../inference/store";
 import { OutboxStore } from "../outbox/store";
-import { McpManager } from "../mcp/source";
+import { McpManager, type McpView } from "../mcp/source";
+import { McpDirectory } from "../mcp/directory";
+import { McpPublisher } from "../mcp/publish";
+import { RUN_FINAL_CHANNEL, RunWaiter } from "../execution/delegate";
+import { requestCancel } from "../execution/cancel";
 import { PresetStore } from "../runs/presets";
 import { Registry } from "../registry/registry";
 import { RunStore } from "../runs/store";
@@ -39,7 +45,8 @@ export interface Studio {
   runs: RunStore;
   outbox: OutboxStore;
   domains: DomainService;
-  mcp: McpManager;
+  /** The MCP servers: held here (a worker, or a web instance that runs queued runs), or read from what the workers publish. */
+  mcp: McpView;
   presets: PresetStore;
   /** The tamper-evident audit log: append "server.add", "server.remove", "export", "purge" here (see lib/audit/log.ts). */
   audit: AuditLog;
@@ -94,6 +101,28 @@ function sweepShapes(shapes: ShapeStore): void {
   timer.unref?.();
 }
 
+/** The NOTIFY, in a queued run's final transaction, that wakes a web instance waiting for it. */
+function announceFinal(id: string): (tx: Prisma.TransactionClient) => Promise<void> {
+  return async (tx) => {
+    await tx.$executeRaw`SELECT pg_notify(${RUN_FINAL_CHANNEL}, ${id})`;
+  };
+}
+
+/**
+ * This process holds the MCP connections: it follows the config's servers and, on PostgreSQL,
+ * publishes their status and tools for the web instances that hold none.
+ */
+function holdMcp(db: Awaited<ReturnType<typeof getDb>>, config: () => RuntimeConfig, configStore: ReturnType<typeof getConfigStore>): McpManager {
+  const mcp = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+  const sync = (): void => {
+    mcp.sync(config().mcpServers).catch((err) => console.error("[tool-studio] MCP sync failed", err));
+  };
+  sync();
+  configStore.subscribe(() => sync());
+  if (db.kind === "pg") new McpPublisher(mcp, db.prisma, { publisher: instanceId() });
+  return mcp;
+}
+
 /** STUDIO_WORKER=off keeps queued runs out of this process (PostgreSQL only: on PGlite nothing else can run them). */
 export function workerWanted(kind: "pg" | "pglite", opts: StudioOptions, env: Record<string, string | undefined> = process.env): boolean {
   if (kind === "pglite") return true;
@@ -139,16 +168,14 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   if (notifier) await followCancels(notifier);
   const registry = new Registry();
   registry.addSource(createBuiltinSource({ outbox, config, listTools: () => registry.list() }));
-  // MCP servers follow the runtime config: added, changed or removed entries apply on each change.
-  const mcp = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+  // MCP connections belong to the processes that run queued runs (workers); a web instance with
+  // STUDIO_WORKER=off reads their servers and tools from the database and hands MCP runs to them.
+  const holdsMcp = workerWanted(db.kind, opts);
+  const mcp = holdsMcp ? holdMcp(db, config, configStore) : new McpDirectory(db.prisma, { servers: () => config().mcpServers, notifier });
+  if (mcp instanceof McpDirectory) await mcp.start();
   registry.addSource(mcp.source());
   // Tools defined in the config come last: on a name clash the built-in or MCP tool is kept (and reported).
   registry.addSource(createRuntimeSource(config));
-  const syncMcp = (): void => {
-    mcp.sync(config().mcpServers).catch((err) => console.error("[tool-studio] MCP sync failed", err));
-  };
-  syncMcp();
-  configStore.subscribe(() => syncMcp());
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
   // A change of a tool's observed output shape is audited like any other change.
   const shapes = new ShapeStore(db.prisma, {
@@ -173,23 +200,38 @@ async function boot(opts: StudioOptions): Promise<Studio> {
     onEvent: (e) => auditAuthEvent(audit, e),
   });
   const users = new UserAdmin(db.prisma, () => identity.auth);
-  const executeDeps = { registry, runs, domains, observers, runPolicy: () => config().runPolicy, sourcesSettled: () => mcp.settled() };
   const queue = RunQueue.create(db, { maxRunMs: MAX_TIMEOUT_MS, instanceName: opts.role ?? "web" });
   await queue.start();
-  const queueDeps = { ...executeDeps, queue, queuePolicy: () => config().queuePolicy };
-  if (workerWanted(db.kind, opts)) {
-    await queue.work(async (runId, signal, job) => {
-      const r = await runQueued(queueDeps, runId, { signal });
-      // A full concurrency limit: offered again after a wait that grows while it stays full.
-      if (r && "held" in r) return { deferMs: deferralDelay(job.deferrals) };
-    }, { concurrency: Number(process.env.STUDIO_WORKER_CONCURRENCY) || 4 });
-  }
-  sweepQueue(db.prisma, runs);
   const cancelQueued = async (id: string) => {
     const run = await runs.endQueued(id, { status: "cancelled", finishedAt: new Date(), error: { kind: "cancelled", message: "Cancelled by the caller before it started." } });
     if (run) await queue.cancel(id).catch((err) => console.error(`[tool-studio] could not drop the job of cancelled run ${id}`, err));
     return run;
   };
+  const waiter = holdsMcp ? null : new RunWaiter({ runs, notifier, cancel: (id) => requestCancel({ runs, notifier, cancelQueued }, id), dropJob: (id) => queue.cancel(id) });
+  const executeDeps = {
+    registry,
+    runs,
+    domains,
+    observers,
+    runPolicy: () => config().runPolicy,
+    sourcesSettled: () => mcp.settled(),
+    delegate: waiter ? { wanted: (t: RegisteredTool) => t.spec.source.kind === "mcp", queue, wait: waiter.wait.bind(waiter) } : undefined,
+  };
+  const queueDeps = {
+    ...executeDeps,
+    queue,
+    queuePolicy: () => config().queuePolicy,
+    // A web instance waiting for a run it handed over hears of its end at once.
+    onQueuedFinal: notifier ? announceFinal : undefined,
+  };
+  if (holdsMcp) {
+    await queue.work(async (runId, signal, job) => {
+      const r = await runQueued(queueDeps, runId, { signal, retries: !job.waited });
+      // A full concurrency limit: offered again after a wait that grows while it stays full.
+      if (r && "held" in r) return { deferMs: deferralDelay(job.deferrals) };
+    }, { concurrency: Number(process.env.STUDIO_WORKER_CONCURRENCY) || 4 });
+  }
+  sweepQueue(db.prisma, runs);
   return {
     registry,
     runs,

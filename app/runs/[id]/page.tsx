@@ -42,6 +42,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
     ["Actor", run.actor],
     ["Agent", run.agent ?? "—"],
     ["Replay of", run.replayOf ? <Link className="font-mono text-primary hover:underline" href={`/runs/${run.replayOf}`}>{run.replayOf.slice(0, 8)}</Link> : "—"],
+    ...(run.retryOf
+      ? ([["Retry of", <span key="r"><Link className="font-mono text-primary hover:underline" href={`/runs/${run.retryOf}`}>{run.retryOf.slice(0, 8)}</Link> (attempt {run.attempt ?? 2}, by the queue policy)</span>]] as [string, React.ReactNode][])
+      : []),
     ["Spec hash", <code key="h" className="font-mono text-[12px]" title={run.specHash}>{run.specHash.slice(0, 16)}…</code>],
   ];
 
