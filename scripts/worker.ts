@@ -3,7 +3,8 @@
 // jobs from the same pg-boss queue as the web instances (which stop taking them with STUDIO_WORKER=off).
 //
 // SIGTERM or SIGINT: stop taking jobs, let the runs in hand finish (up to STUDIO_WORKER_DRAIN_MS,
-// default 30 s), then exit. A run still going then ends `interrupted` once its lease runs out.
+// default 30 s), then exit. A run still going then is cut short and stored `interrupted` (if the
+// process dies first, its lease running out ends it the same way).
 import { closeDb } from "../lib/db/client";
 import { instanceId } from "../lib/runs/leases";
 import { getStudio } from "../lib/studio/studio";

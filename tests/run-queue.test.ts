@@ -13,6 +13,7 @@ import type { Run } from "@/lib/runs/types";
 import { defineTool } from "@/lib/tools/define";
 import { structured } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { gatedTool } from "./helpers/gated-tool";
 
 // Runs sent with "mode": "async" go through pg-boss on the studio's own database: a queued row
 // and its job in one transaction, taken by a worker (another "process": its own queue instance
@@ -213,6 +214,21 @@ describe("the run queue on PostgreSQL", () => {
     expect((await runs.get(id))?.progress).toEqual({ progress: 50, total: 50, message: "step 50" });
     release();
     expect((await sync).status).toBe("success");
+  });
+
+  it("a worker stopped while a run outlasts its drain time ends that run interrupted, not cancelled", async () => {
+    const gated = gatedTool("gate");
+    const q = RunQueue.create(pg(), { maxRunMs: MAX_RUN_MS, instanceName: "draining" });
+    await q.start();
+    const gatedDeps: ExecuteDeps = { registry: gated.registry, runs };
+    await q.work(async (id, signal) => void (await runQueued(gatedDeps, id, { signal, stopping: () => q.stopping })));
+    const queued = await enqueueTool({ ...gatedDeps, queue: web }, { tool: "gate", arguments: {}, origin: "api", actor: "queue@example.com" });
+    await until(() => runs.get(queued.id), (r) => r?.status === "running");
+    await q.stop(300);
+    const run = await until(() => runs.get(queued.id), (r) => r?.status !== "running", 5000);
+    expect(run).toMatchObject({ status: "interrupted", error: { kind: "other", message: expect.stringMatching(/worker stopped .* before this run finished/) } });
+    expect(await auditOf(queued.id)).toHaveLength(1);
+    gated.release();
   });
 
   it("a job taken again finds its run no longer queued and leaves it alone", async () => {

@@ -194,7 +194,11 @@ export type QueuedRunResult = { run: Run } | { held: ConcurrencyLimit; running: 
  * concurrency limit of the queue policy is full (the run stays queued). A failure the policy
  * retries queues the next attempt, as a new run, in the transaction that stores this one's end.
  */
-export async function runQueued(deps: ExecuteDeps & Partial<QueueDeps>, runId: string, opts: { signal?: AbortSignal; retries?: boolean } = {}): Promise<QueuedRunResult> {
+export async function runQueued(
+  deps: ExecuteDeps & Partial<QueueDeps>,
+  runId: string,
+  opts: { signal?: AbortSignal; retries?: boolean; stopping?: () => boolean } = {},
+): Promise<QueuedRunResult> {
   const policy = deps.queuePolicy;
   const claimed = await deps.runs.claim(runId, policy && ((t) => limitsFor(t, policy())));
   if (!claimed) return null;
@@ -211,7 +215,12 @@ export async function runQueued(deps: ExecuteDeps & Partial<QueueDeps>, runId: s
   }
   const timeoutMs = start.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const progress = storedProgress(deps.runs, start.id);
-  const outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report }).finally(progress.stop);
+  let outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report }).finally(progress.stop);
+  // The job's signal aborts when the worker stops and its drain time runs out: no one cancelled
+  // the run, it was cut short, so it is stored as a run a dying process leaves (never retried).
+  if (outcome.status === "cancelled" && opts.signal?.aborted && opts.stopping?.()) {
+    outcome = { status: "interrupted", finishedAt: outcome.finishedAt, error: { kind: "other", message: "The worker stopped (its drain time ran out) before this run finished." } };
+  }
   const also = both(opts.retries === false ? undefined : retryOf(deps, claimed, outcome), deps.onQueuedFinal?.(start.id));
   return { run: await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome, also), tool.spec) };
 }

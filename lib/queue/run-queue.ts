@@ -46,6 +46,7 @@ export type RunJobHandler = (runId: string, signal: AbortSignal, job: { deferral
 
 export class RunQueue {
   private started = false;
+  private stopRequested = false;
   /** This process's pollers (work()), woken when a job they could take becomes due. */
   private readonly pollers: string[] = [];
 
@@ -189,9 +190,15 @@ export class RunQueue {
   }
 
   /** Stops taking jobs, waits up to `timeoutMs` for the ones in hand, and closes pg-boss's connections. */
+  /** True once stop() began: a job aborted from then on was cut short by the stop, not cancelled. */
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
   async stop(timeoutMs = 30_000): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    this.stopRequested = true;
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
   }
 }

@@ -226,7 +226,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   };
   if (holdsMcp) {
     await queue.work(async (runId, signal, job) => {
-      const r = await runQueued(queueDeps, runId, { signal, retries: !job.waited });
+      const r = await runQueued(queueDeps, runId, { signal, retries: !job.waited, stopping: () => queue.stopping });
       // A full concurrency limit: offered again after a wait that grows while it stays full.
       if (r && "held" in r) return { deferMs: deferralDelay(job.deferrals) };
     }, { concurrency: Number(process.env.STUDIO_WORKER_CONCURRENCY) || 4 });
