@@ -217,6 +217,8 @@ describe("the run queue on PostgreSQL", () => {
   });
 
   it("a worker stopped while a run outlasts its drain time ends that run interrupted, not cancelled", async () => {
+    await worker?.stop(5000); // only the draining worker may take the job (the other has no "gate" tool)
+    worker = undefined;
     const gated = gatedTool("gate");
     const q = RunQueue.create(pg(), { maxRunMs: MAX_RUN_MS, instanceName: "draining" });
     await q.start();
@@ -229,6 +231,7 @@ describe("the run queue on PostgreSQL", () => {
     expect(run).toMatchObject({ status: "interrupted", error: { kind: "other", message: expect.stringMatching(/worker stopped .* before this run finished/) } });
     expect(await auditOf(queued.id)).toHaveLength(1);
     gated.release();
+    await startWorker(1); // back for the tests that follow
   });
 
   it("a job taken again finds its run no longer queued and leaves it alone", async () => {
