@@ -141,6 +141,24 @@ test("pages say the database is unreachable, and come back by themselves when it
     await expect(notice).toBeVisible();
     await expect(notice).toContainText("The database is unreachable");
     await page.screenshot({ path: "e2e/.artifacts/screens/database-unreachable.png" });
+    // The error page in both themes and at both sizes: themed, and never wider than the window.
+    for (const theme of ["light", "dark"] as const) {
+      for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+        await page.emulateMedia({ colorScheme: theme });
+        await page.setViewportSize(size);
+        await page.goto(`${studio.url}/runs`);
+        await expect(notice).toBeVisible();
+        // Themed: a dark page is dark, a light one light (the failed render has no layout, so no theme class: the colours say it).
+        const light = await page.evaluate(() => {
+          const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g)!.map(Number);
+          return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
+        });
+        if (theme === "dark") expect(light).toBeLessThan(0.2);
+        else expect(light).toBeGreaterThan(0.8);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+        await page.screenshot({ path: `e2e/.artifacts/screens/database-unreachable-${theme}-${size.width}x${size.height}.png`, fullPage: true });
+      }
+    }
   } finally {
     pg.start();
   }

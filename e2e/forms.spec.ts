@@ -81,7 +81,7 @@ test("pasted JSON without optional keys is sent exactly as pasted, and picks the
   expect(JSON.stringify((await sent).postDataJSON().arguments)).toBe(JSON.stringify(pasted));
 });
 
-test("optional fields set from the form clear back to unset (select, number, boolean)", async ({ page }) => {
+test("optional fields set from the form clear back to unset (select, number, boolean, text, array)", async ({ page }) => {
   await page.goto("/tools/create_event");
   const editor = page.getByTestId("json-editor");
   const priority = page.locator('[id="root_priority"]');
@@ -108,6 +108,20 @@ test("optional fields set from the form clear back to unset (select, number, boo
   await page.getByRole("button", { name: /Clear Invite attendees/ }).click();
   await expect(editor).not.toContainText('"notify"');
   await expect(notify).toHaveJSProperty("indeterminate", true);
+
+  // A text field emptied is unset, not "".
+  await page.locator("#root_notes").fill("Agenda: the roadmap");
+  await expect(editor).toContainText('"notes": "Agenda: the roadmap"');
+  await page.locator("#root_notes").fill("");
+  await expect(editor).not.toContainText('"notes"');
+  // An array whose last item is removed is unset, not [].
+  await page.locator('[id="root_tags__add"]').click();
+  await page.locator("#root_tags_0").fill("design");
+  await expect(editor).toContainText('"design"');
+  await page.locator('[id="root_tags_0__remove"]').click();
+  await expect(page.locator("#root_tags_0")).toHaveCount(0);
+  await expect(editor).not.toContainText('"tags"');
+  await expect(editor).toContainText('"still unset"'); // the rest stays as set
 });
 
 test("a oneOf branch reports only its own errors, beside its fields", async ({ page }) => {
@@ -135,6 +149,62 @@ test("a oneOf branch reports only its own errors, beside its fields", async ({ p
   await expect(page.locator("#root_venue_street")).toHaveCount(0);
   await expect(page.locator("#root_venue_kind")).toHaveValue("online");
   await shot(page, "forms-venue-online");
+});
+
+test("an anyOf branch reports only its own errors too; pasted JSON picks its branch", async ({ page, request }) => {
+  // A tool defined in the runtime config, for its anyOf (no built-in tool has one).
+  const before = await (await request.get("/api/config")).json();
+  const tool = {
+    name: "reach_contact",
+    title: "Reach a contact",
+    description: "Says how a contact will be reached: by email or by phone.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        contact: {
+          title: "Contact",
+          anyOf: [
+            { title: "By email", type: "object", properties: { email: { type: "string", format: "email", title: "Email" } }, required: ["email"] },
+            { title: "By phone", type: "object", properties: { phone: { type: "string", pattern: "^\\+[0-9]{6,15}$", title: "Phone" } }, required: ["phone"] },
+          ],
+        },
+      },
+      required: ["contact"],
+      additionalProperties: false,
+    },
+    expression: '{"via": $exists(contact.email) ? "email" : "phone"}',
+  };
+  const text = (before.raw as string).replace(/"tools":\s*\[/, `"tools": [\n    ${JSON.stringify(tool)},`);
+  expect(text).not.toBe(before.raw);
+  const put = await request.put("/api/config", { data: { text, expectedVersion: before.version } });
+  expect(put.status(), await put.text()).toBe(200);
+  try {
+    await expect.poll(async () => (await request.get("/api/tools/reach_contact")).status(), { timeout: 10_000 }).toBe(200);
+    await page.goto("/tools/reach_contact");
+    await page.locator('[id="root_contact__anyof_select"]').selectOption({ label: "By phone" });
+    await page.locator("#root_contact_phone").fill("12");
+    await page.getByTestId("run-button").click();
+    const output = page.getByTestId("run-output");
+    await expect(output).toHaveAttribute("data-status", "rejected");
+    const details = output.getByTestId("error-details");
+    await expect(details).toContainText("/contact/phone");
+    await expect(details).not.toContainText("/contact/email");
+    await expect(details).not.toContainText("anyOf");
+    await expect(page.locator('[id="root_contact_phone__error"]')).toContainText(/pattern|match/);
+    await shot(page, "forms-contact-anyof-errors");
+
+    // Pasting an email contact into the JSON editor selects the email branch in the form.
+    await typeJson(page, '{"contact": {"email": "ada@example.com"}}');
+    await expect(page.locator('[id="root_contact__anyof_select"] option:checked')).toHaveText("By email");
+    await expect(page.locator("#root_contact_email")).toHaveValue("ada@example.com");
+    await page.getByTestId("run-button").click();
+    await expect(output).toHaveAttribute("data-status", "success");
+    await expect(output).toContainText('"via": "email"');
+  } finally {
+    const now = await (await request.get("/api/config")).json();
+    const restore = await request.put("/api/config", { data: { text: before.raw, expectedVersion: now.version } });
+    expect(restore.status()).toBe(200);
+  }
 });
 
 test("array items are labelled by their title and position", async ({ page }) => {

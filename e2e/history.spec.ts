@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
 
+declare global {
+  interface Window {
+    /** The URLs the page set through the History API (the debounce test records them). */
+    urlSteps?: string[];
+  }
+}
+
 // The history beyond a list: filters, stats, compare, export and presets.
 test("filter by text, see a tool's stats, compare two runs, export them", async ({ page, request }) => {
   const a = (await (await request.post("/api/tools/add/run", { data: { arguments: { a: 1111, b: 1 } } })).json()).run;
@@ -63,9 +70,23 @@ test("filters apply as they change, with only the set filters in the URL; the no
   await expect(page).toHaveURL(/\/runs\?status=success$/);
   await page.getByLabel("Tool", { exact: true }).selectOption("add");
   await expect(page).toHaveURL(/\/runs\?tool=add&status=success$/);
-  // Typing waits for a pause, then applies: one step in the URL, not one per key.
+  // Typing waits for a pause, then applies: one step in the URL, not one per key. Every URL the
+  // page sets is recorded: none may hold a partial text.
+  await page.evaluate(() => {
+    const steps: string[] = (window.urlSteps = []);
+    for (const k of ["pushState", "replaceState"] as const) {
+      const original = history[k].bind(history);
+      history[k] = (data: unknown, unused: string, url?: string | URL | null) => {
+        if (url) steps.push(String(url));
+        original(data, unused, url);
+      };
+    }
+  });
   await page.getByLabel("Text").pressSequentially(marker, { delay: 40 });
   await expect(page).toHaveURL(new RegExp(`/runs\\?tool=add&status=success&q=${marker}$`));
+  const steps = await page.evaluate(() => (window.urlSteps ?? []).filter((u) => u.includes("q=")));
+  expect(steps.length).toBeGreaterThanOrEqual(1);
+  expect(steps.filter((u) => !u.endsWith(`q=${marker}`)), "no URL with a partly typed text").toEqual([]);
   await expect(page.getByTestId("run-row")).toHaveCount(1);
   await expect(page.getByTestId("run-row").first()).toHaveAttribute("data-href", `/runs/${run.id}`);
   // Back to "any": the parameter leaves the URL.
@@ -173,4 +194,22 @@ test("presets: save under an inline name (server errors beside the field), load,
   await page.reload();
   await expect(page.getByLabel("Load a preset").locator("option")).toHaveText(["Presets…", "7 + 8"]);
   expect(dialogs).toEqual([]);
+});
+
+test("at 390 px the run table reflows into one card per run: nothing scrolls sideways, not even inside the table", async ({ page, request }) => {
+  expect((await request.post("/api/tools/add/run", { data: { arguments: { a: 390, b: 844 } } })).ok()).toBe(true);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/runs");
+  const table = page.getByTestId("run-table");
+  await expect(page.getByTestId("run-row").first()).toBeVisible();
+  const region = table.locator("xpath=..");
+  const widths = await region.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(widths.scroll, "the table fits its region").toBeLessThanOrEqual(widths.client);
+  const row = (await page.getByTestId("run-row").first().boundingBox())!;
+  expect(row.x).toBeGreaterThanOrEqual(0);
+  expect(row.x + row.width).toBeLessThanOrEqual(390);
+  // The card keeps what identifies the run: its status, tool, arguments and time.
+  await expect(page.getByTestId("run-row").first()).toContainText("add");
+  await expect(page.getByTestId("run-row").first()).toContainText('"a":390');
+  await page.screenshot({ path: "e2e/.artifacts/screens/history-390-cards.png", fullPage: true });
 });

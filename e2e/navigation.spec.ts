@@ -40,16 +40,46 @@ test("tool sidebar: / focuses the search, typing filters, arrow keys and Enter o
   await page.keyboard.press("ArrowDown");
   await expect(items.nth(1)).toBeFocused();
   const href = (await items.nth(1).getAttribute("href"))!;
+  expect(href).toMatch(/^\/tools\/[^?]+\?find=_$/); // the search travels with the link
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(new RegExp(`${href}$`));
-  await expect(page.getByRole("navigation", { name: "Switch tool" }).locator('[aria-current="page"]')).toHaveAttribute("href", href);
+  await expect(page).toHaveURL((u) => u.pathname + u.search === href);
+  const after = page.getByRole("navigation", { name: "Switch tool" });
+  await expect(after.locator('[aria-current="page"]')).toHaveAttribute("href", href);
+  // The other tool's page keeps the search and its matches; so does a reload.
+  await expect(after.getByLabel("Find a tool")).toHaveValue("_");
+  for (const text of await after.getByTestId("tool-sidebar-item").allTextContents()) expect(text).toContain("_");
+  await page.reload();
+  await expect(page.getByLabel("Find a tool")).toHaveValue("_");
+
+  // Emptying the search takes it out of the URL, without a navigation.
+  await page.getByLabel("Find a tool").fill("");
+  await expect(page).toHaveURL((u) => u.pathname + u.search === href.split("?")[0]);
 
   // Enter in the search opens the first match.
+  await page.locator("h1").click();
   await page.keyboard.press("/");
   await page.keyboard.type("add");
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/tools\/add$/);
+  await expect(page).toHaveURL(/\/tools\/add\?find=add$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Add two integers");
+});
+
+test("tool sidebar stays in view beside a long tool page at 1440 px", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/tools/create_event");
+  const sidebar = page.getByTestId("tool-sidebar");
+  await expect(sidebar.getByLabel("Find a tool")).toBeVisible();
+  const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(pageHeight, "the page is long enough to scroll").toBeGreaterThan(1400);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(400);
+  const header = (await page.locator("header.sticky").boundingBox())!;
+  const box = (await sidebar.boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(header.y + header.height); // below the header
+  expect(box.y).toBeLessThan(900);
+  await expect(sidebar.getByLabel("Find a tool")).toBeInViewport();
+  await expect(sidebar.locator('[aria-current="page"]')).toBeInViewport();
+  await page.screenshot({ path: "e2e/.artifacts/screens/tool-sidebar-scrolled-1440.png" });
 });
 
 test("tool sidebar folds into a Tools button at 390 px and the page does not scroll sideways", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 
 // MCP servers as tool sources: add one on the Servers page, run its image tool, find the run.
 const configPath = process.env.E2E_DIR + "/studio.jsonc";
@@ -37,9 +37,17 @@ test("add a server on the Servers page, run its image tool, find the run in hist
   await expect(page.getByRole("link", { name: `Open run ${runId}` })).toBeVisible();
 });
 
+/** The example server as "demo": added through the API when an earlier test did not (this test runs alone too). */
+async function ensureDemoServer(request: APIRequestContext): Promise<void> {
+  const has = async () => ((await (await request.get("/api/tools")).json()).tools as { name: string }[]).some((t) => t.name === "demo__tiny_audio");
+  if (await has()) return;
+  const add = await request.post("/api/servers", { data: { name: "demo", transport: "stdio", command: process.execPath, args: ["examples/mcp-server/server.mjs"] } });
+  expect(add.status(), await add.text()).toBe(201);
+  await expect.poll(has, { timeout: 30_000 }).toBe(true);
+}
+
 test("every content kind of an MCP tool renders, audio and resources included", async ({ page, request }) => {
-  const tools = (await (await request.get("/api/tools")).json()).tools as { name: string }[];
-  test.skip(!tools.some((t) => t.name === "demo__tiny_audio"), "needs the server added by the previous test");
+  await ensureDemoServer(request);
   await page.goto("/tools/demo__tiny_audio");
   await page.getByTestId("run-button").click();
   await expect(page.getByTestId("run-output").locator("audio")).toHaveAttribute("src", /^data:audio\/wav;base64,/);
@@ -55,6 +63,11 @@ test("every content kind of an MCP tool renders, audio and resources included", 
   await expect(embeddedImage.getByTestId("content-annotations")).toContainText("for user");
   await expect(embeddedImage.getByTestId("content-annotations")).toContainText("priority 0.5");
   await expect(embeddedImage.getByTestId("image-download")).toHaveAttribute("download", "tiny.png");
+  // The download hands over the image itself, under its name.
+  const [download] = await Promise.all([page.waitForEvent("download"), embeddedImage.getByTestId("image-download").click()]);
+  expect(download.suggestedFilename()).toBe("tiny.png");
+  const saved = readFileSync((await download.path())!);
+  expect(saved.subarray(1, 4).toString("latin1")).toBe("PNG");
   await embeddedImage.getByTestId("image-zoom").click();
   const dialog = page.getByTestId("image-dialog");
   await expect(dialog).toBeVisible();

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { fillCreateEventRequired } from "./support/create-event";
 
 // The workbench while a run is in flight and after it, compare with media, and Settings' save
 // feedback: what a person sees, in real Chromium.
@@ -41,6 +42,43 @@ test("a run in flight shows its elapsed time and its record in the recent runs; 
   expect(status.y).toBeGreaterThanOrEqual(header.y + header.height);
   expect(status.y + status.height).toBeLessThanOrEqual(844);
   await page.screenshot({ path: "e2e/.artifacts/screens/run-finished-phone.png" });
+});
+
+test("at 1440 px, a tall result's status line lands in view below the header, and a plain image result zooms and downloads", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/tools/create_event");
+  await fillCreateEventRequired(page);
+  await page.getByTestId("run-button").click();
+  const output = page.getByTestId("run-output");
+  await expect(output).toHaveAttribute("data-status", "success");
+  expect((await output.boundingBox())!.height, "a result taller than the window").toBeGreaterThan(900);
+  await expect(page.getByTestId("result-panel")).toBeFocused();
+  const header = (await page.locator("header.sticky").boundingBox())!;
+  const status = (await output.locator("span", { hasText: /^success$/ }).first().boundingBox())!;
+  expect(status.y).toBeGreaterThanOrEqual(header.y + header.height);
+  expect(status.y + status.height).toBeLessThanOrEqual(900);
+  await page.screenshot({ path: "e2e/.artifacts/screens/run-finished-tall-1440.png" });
+  // The recent runs beside it are cards that fit their panel: nothing to scroll sideways there either.
+  const recent = page.getByTestId("run-table").locator("xpath=..");
+  const fit = await recent.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+
+  await page.goto("/tools/chart_png");
+  for (const [i, v] of ["3", "7", "4"].entries()) {
+    await page.locator('[id="root_values__add"]').click();
+    await page.locator(`#root_values_${i}`).fill(v);
+  }
+  await page.getByTestId("run-button").click();
+  const image = page.getByTestId("run-output").getByTestId("content-image");
+  await expect(image.locator("img")).toHaveAttribute("src", /^data:image\/png;base64,/);
+  await image.getByTestId("image-zoom").click();
+  await expect(page.getByTestId("image-dialog")).toBeVisible();
+  await expect(page.getByTestId("image-full")).toHaveAttribute("src", /^data:image\/png;base64,/);
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("image-dialog")).toBeHidden();
+  const [download] = await Promise.all([page.waitForEvent("download"), image.getByTestId("image-download").click()]);
+  expect(download.suggestedFilename()).toMatch(/\.png$/);
+  expect(readFileSync((await download.path())!).subarray(1, 4).toString("latin1")).toBe("PNG");
 });
 
 test("compare shows two image runs as images side by side, without base64 in the diff", async ({ page, request }) => {
@@ -92,8 +130,15 @@ test("settings: a refused save says so beside Save, with the refused line highli
   expect(save.x - (said.x + said.width)).toBeLessThan(260);
   await expect(page.getByTestId("config-save-error")).toContainText("agents[0].alias");
   // The refused line is highlighted in the editor (and in view).
-  await expect(page.locator(".monaco-editor .studio-error-line").first()).toBeVisible();
+  await expect(page.locator(".monaco-editor .studio-error-line")).toHaveCount(1);
+  await expect(page.locator(".monaco-editor .studio-error-line")).toBeVisible();
   await expect(page.locator(".monaco-editor .studio-error-gutter").first()).toBeVisible();
+  // ...and it is the refused line: the mark sits level with that line's number and its text.
+  const mark = (await page.locator(".monaco-editor .studio-error-line").boundingBox())!;
+  const lineNumber = (await page.locator(".monaco-editor .line-numbers").filter({ hasText: new RegExp(`^${line}$`) }).boundingBox())!;
+  expect(Math.abs(lineNumber.y - mark.y)).toBeLessThan(2);
+  const refusedText = (await page.locator(".monaco-editor .view-line").filter({ hasText: '"alias": 42,' }).boundingBox())!;
+  expect(Math.abs(refusedText.y - mark.y)).toBeLessThan(2);
   await page.screenshot({ path: "e2e/.artifacts/screens/settings-save-refused.png" });
 
   // Revert clears the refusal and its marks; a comment on line 1 is a good edit that saves.

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import { ChevronDown, Search } from "lucide-react";
 
@@ -13,15 +13,30 @@ function isTypingTarget(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"].includes(target.type);
 }
 
-const toolHref = (name: string) => `/tools/${encodeURIComponent(name)}`;
+/** A tool's page, carrying the sidebar's search (`?find=`) so it stays as the user moves between tools. */
+const toolHref = (name: string, find = "") => `/tools/${encodeURIComponent(name)}${find.trim() ? `?find=${encodeURIComponent(find.trim())}` : ""}`;
+
+/** This page's URL with the search set (or dropped when empty), other parameters kept: no navigation, no server round trip. */
+function keepFindInUrl(find: string): void {
+  const url = new URL(window.location.href);
+  if (find.trim()) url.searchParams.set("find", find.trim());
+  else url.searchParams.delete("find");
+  window.history.replaceState(window.history.state, "", url);
+}
 
 /**
  * Every tool, searchable, beside the workbench: "/" focuses the search, arrow keys move through the
  * matches and Enter opens one. Below the lg breakpoint it folds into a "Tools" disclosure, so it
- * never makes a narrow page wider than the screen.
+ * never makes a narrow page wider than the screen. The search is kept in the URL (`?find=`) and
+ * carried to the tool opened from it, so moving between tools keeps the list as it was.
  */
 export function ToolSidebar({ tools, current }: { tools: SidebarTool[]; current: string }) {
-  const [query, setQuery] = useState("");
+  const params = useSearchParams();
+  const [query, setQueryState] = useState(() => params.get("find") ?? "");
+  const setQuery = (v: string) => {
+    setQueryState(v);
+    keepFindInUrl(v);
+  };
   const [open, setOpen] = useState(false);
   const [focusRequest, setFocusRequest] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -66,7 +81,7 @@ export function ToolSidebar({ tools, current }: { tools: SidebarTool[]; current:
       links()[0]?.focus();
     } else if (e.key === "Enter" && shown.length) {
       e.preventDefault();
-      router.push(toolHref(shown[0].name));
+      router.push(toolHref(shown[0].name, query));
     } else if (e.key === "Escape" && query) {
       e.preventDefault();
       setQuery("");
@@ -133,7 +148,7 @@ export function ToolSidebar({ tools, current }: { tools: SidebarTool[]; current:
                 return (
                   <li key={t.name}>
                     <Link
-                      href={toolHref(t.name)}
+                      href={toolHref(t.name, query)}
                       aria-current={here ? "page" : undefined}
                       tabIndex={stop ? 0 : -1}
                       data-testid="tool-sidebar-item"

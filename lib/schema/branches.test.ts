@@ -52,6 +52,23 @@ describe("only the chosen oneOf/anyOf branch is reported", () => {
     expect(errorsOf({ venue: { url: "https://example.com" } })).toEqual([{ path: "/venue/kind", message: "is required" }]);
   });
 
+  it("anyOf without a discriminator: a member that fails its own rule points at its branch, not at one that merely lacks a member", () => {
+    const contact = {
+      type: "object",
+      properties: {
+        contact: {
+          anyOf: [
+            { type: "object", properties: { email: { type: "string", format: "email" } }, required: ["email"] },
+            { type: "object", properties: { phone: { type: "string", pattern: "^\\+[0-9]{6,15}$" } }, required: ["phone"] },
+          ],
+        },
+      },
+    };
+    expect(errorsOf({ contact: { phone: "12" } }, contact)).toEqual([{ path: "/contact/phone", message: 'must match pattern "^\\+[0-9]{6,15}$"' }]);
+    expect(errorsOf({ contact: { email: "nope" } }, contact)).toEqual([{ path: "/contact/email", message: 'must match format "email"' }]);
+    expect(errorsOf({ contact: {} }, contact)).toEqual([{ path: "/contact/email", message: "is required" }]);
+  });
+
   it("each array item gets its own branch", () => {
     expect(errorsOf({ places: [{ kind: "online" }, { kind: "in_person", street: "s" }] })).toEqual([
       { path: "/places/0/url", message: "is required" },

@@ -8,7 +8,9 @@ import type { ErrorObject } from "ajv";
  * Likewise an `if` that failed its `then`/`else` is explained by that branch's own errors.
  *
  * The chosen branch: one whose discriminator matched (no `const` or one-value `enum` error on a
- * direct member, nor a `type` error on the value itself), with the fewest errors; ties go to the first.
+ * direct member, nor a `type` error on the value itself), then the one missing the fewest
+ * required members (a phone number that fails its pattern was meant for the phone branch, not
+ * for the email branch that merely lacks an email), then the fewest errors; ties go to the first.
  */
 export function chosenBranchErrors(errors: ErrorObject[]): ErrorObject[] {
   const comps = new Map<string, ErrorObject>();
@@ -41,7 +43,7 @@ export function chosenBranchErrors(errors: ErrorObject[]): ErrorObject[] {
       live.sort(([ia, ea], [ib, eb]) => {
         const ma = mismatched(ea, comp.instancePath), mb = mismatched(eb, comp.instancePath);
         if (ma !== mb) return ma ? 1 : -1;
-        return ea.length - eb.length || ia - ib;
+        return missing(ea) - missing(eb) || ea.length - eb.length || ia - ib;
       });
       dropped.add(comp);
       for (const [, errs] of live.slice(1)) for (const e of errs) dropped.add(e);
@@ -63,6 +65,11 @@ function compositionOf(comps: Map<string, ErrorObject>, schemaPath: string, inst
     const comp = comps.get(`${schemaPath}\0${at}`);
     if (comp || at === "") return comp;
   }
+}
+
+/** How many required members a branch found missing. */
+function missing(errors: ErrorObject[]): number {
+  return errors.filter((e) => e.keyword === "required").length;
 }
 
 /** A branch whose discriminator does not match the value: a wrong type, or a wrong `const` on a direct member. */
