@@ -160,3 +160,22 @@ test("a tool without parameters says it takes no arguments instead of showing an
     await restore();
   }
 });
+
+test("at 390 px the tables of history, audit and users reflow into cards: none scrolls sideways inside its box", async ({ page, request }) => {
+  expect((await request.post("/api/tools/add/run", { data: { arguments: { a: 1, b: 2 } } })).ok()).toBe(true);
+  await page.setViewportSize({ width: 390, height: 844 });
+  let tables = 0;
+  for (const path of ["/runs", "/audit", "/users"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const found = page.locator('table[data-testid$="-table"]');
+    await expect(found.first()).toBeVisible();
+    for (const table of await found.all()) {
+      tables++;
+      const fit = await table.evaluate((el) => ({ name: el.getAttribute("data-testid"), scroll: el.parentElement!.scrollWidth, client: el.parentElement!.clientWidth }));
+      expect(fit.scroll, `${path} ${fit.name} fits its box`).toBeLessThanOrEqual(fit.client);
+    }
+    await page.screenshot({ path: `e2e/.artifacts/screens/tables-390${path.replace("/", "-")}.png`, fullPage: true });
+  }
+  expect(tables).toBeGreaterThanOrEqual(3);
+});

@@ -45,8 +45,8 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   if (entries.length === 0) return <p className="p-6 text-center text-muted-foreground">No audit entries.</p>;
   return (
     <div className="overflow-x-auto" {...scrollRegion("Audit entries")}>
-      <table className="w-full text-left text-[13px]" data-testid="audit-table">
-        <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
+      <table className="w-full text-left text-[13px] max-sm:block" data-testid="audit-table">
+        <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground max-sm:sr-only">
           <tr>
             <th className="px-3 py-2 text-right font-medium">#</th>
             <th className="px-3 py-2 font-medium">Time</th>
@@ -57,25 +57,25 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
             <th className="px-3 py-2 font-medium">Hash</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody className="max-sm:block">
           {entries.map((e) => {
             const runId = e.action === "run" && e.detail && typeof e.detail === "object" ? (e.detail as { runId?: unknown }).runId : undefined;
             const summary = summarizeDetail(e.detail);
             return (
-              <tr key={e.seq} className="border-b last:border-0 hover:bg-accent/50" data-testid="audit-row" data-action={e.action}>
-                <td className="px-3 py-1.5 text-right tabular-nums text-muted-foreground">{e.seq}</td>
-                <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground" title={e.at}>{formatTime(e.at)}</td>
-                <td className="max-w-[180px] truncate px-3 py-1.5 font-mono text-[12px]" title={e.from ? `${e.actor} from ${e.from}` : e.actor}>{e.actor}</td>
-                <td className="px-3 py-1.5"><Badge tone={e.action === "run" ? "neutral" : "primary"} className="font-mono">{e.action}</Badge></td>
-                <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px]" title={e.target ?? undefined}>{e.target ?? "—"}</td>
-                <td className="max-w-[420px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground" title={e.detail == null ? undefined : JSON.stringify(e.detail)}>
+              <tr key={e.seq} className="border-b last:border-0 hover:bg-accent/50 max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-2.5 max-sm:gap-y-0.5 max-sm:px-3 max-sm:py-2" data-testid="audit-row" data-action={e.action}>
+                <td className="px-3 py-1.5 text-right tabular-nums text-muted-foreground max-sm:p-0">{e.seq}</td>
+                <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground max-sm:order-1 max-sm:ml-auto max-sm:p-0" title={e.at}>{formatTime(e.at)}</td>
+                <td className="max-w-[180px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:order-2 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.from ? `${e.actor} from ${e.from}` : e.actor}>{e.actor}</td>
+                <td className="px-3 py-1.5 max-sm:p-0"><Badge tone={e.action === "run" ? "neutral" : "primary"} className="font-mono">{e.action}</Badge></td>
+                <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:order-3 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.target ?? undefined}>{e.target ?? "—"}</td>
+                <td className="max-w-[420px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground max-sm:order-4 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.detail == null ? undefined : JSON.stringify(e.detail)}>
                   {typeof runId === "string" && UUID.test(runId) ? (
                     <Link href={`/runs/${runId}`} className="hover:text-primary hover:underline">{summary}</Link>
                   ) : (
                     summary
                   )}
                 </td>
-                <td className="px-3 py-1.5 font-mono text-[12px] text-muted-foreground" title={`hash ${e.hash}\nprev ${e.prevHash}`}>{e.hash.slice(0, 12)}</td>
+                <td className="px-3 py-1.5 font-mono text-[12px] text-muted-foreground max-sm:hidden" title={`hash ${e.hash}\nprev ${e.prevHash}`}>{e.hash.slice(0, 12)}</td>
               </tr>
             );
           })}

@@ -124,7 +124,7 @@ export function TokenTable({ tokens, showOwner = false, onRevoked, emptyText = "
         </p>
       )}
       <div className="overflow-x-auto" {...tableRegion(showOwner ? "Every API token" : "Your API tokens")}>
-        <table className="w-full text-left text-[13px]" data-testid={showOwner ? "all-tokens-table" : "tokens-table"}>
+        <table className="reflow-table w-full text-left text-[13px]" data-testid={showOwner ? "all-tokens-table" : "tokens-table"}>
           <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
             <tr>
               {showOwner && <th scope="col" className="px-3 py-2 font-medium">Owner</th>}
@@ -141,13 +141,13 @@ export function TokenTable({ tokens, showOwner = false, onRevoked, emptyText = "
           <tbody>
             {tokens.map((t) => (
               <tr key={t.id} className="border-b last:border-0 hover:bg-accent/50" data-testid="token-row" data-state={t.state}>
-                {showOwner && <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px]" title={t.userEmail ?? t.userId}>{t.userEmail ?? t.userId}</td>}
+                {showOwner && <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:basis-full" title={t.userEmail ?? t.userId}>{t.userEmail ?? t.userId}</td>}
                 <td className="max-w-[220px] truncate px-3 py-1.5 font-medium" title={t.name}>{t.name}</td>
                 <td className="whitespace-nowrap px-3 py-1.5 font-mono text-[12px] text-muted-foreground">{t.prefix}…</td>
                 <td className="px-3 py-1.5"><RoleBadge role={t.role} /></td>
-                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground"><When iso={t.createdAt} /></td>
-                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground"><When iso={t.expiresAt} /></td>
-                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground"><When iso={t.lastUsedAt} /></td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Created"><When iso={t.createdAt} /></td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Expires"><When iso={t.expiresAt} /></td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Last used"><When iso={t.lastUsedAt} /></td>
                 <td className="px-3 py-1.5">
                   <span title={t.revokedAt ? `revoked ${t.revokedAt}` : undefined}><TokenStateBadge state={t.state} /></span>
                 </td>

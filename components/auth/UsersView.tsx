@@ -137,7 +137,7 @@ export function UsersView({
           <p className="p-6 text-center text-muted-foreground">No users yet.</p>
         ) : (
           <div className="overflow-x-auto" {...tableRegion("Users")}>
-            <table className="w-full text-left text-[13px]" data-testid="users-table">
+            <table className="reflow-table w-full text-left text-[13px]" data-testid="users-table">
               <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
                 <tr>
                   <th scope="col" className="px-3 py-2 font-medium">Name</th>
@@ -161,7 +161,7 @@ export function UsersView({
                           {u.name}
                           {isMe && <span className="ml-1 font-normal text-muted-foreground">(you)</span>}
                         </td>
-                        <td className="max-w-[240px] truncate px-3 py-1.5 font-mono text-[12px]" title={u.email}>{u.email}</td>
+                        <td className="max-w-[240px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:basis-full" title={u.email}>{u.email}</td>
                         <td className="px-3 py-1.5">
                           <label className="sr-only" htmlFor={`role-${u.id}`}>Role of {u.email}</label>
                           <select
@@ -182,8 +182,8 @@ export function UsersView({
                             {u.methods.length ? u.methods.map((m) => <Badge key={m}>{m}</Badge>) : <span className="text-muted-foreground">none</span>}
                           </span>
                         </td>
-                        <td className="px-3 py-1.5 text-right tabular-nums">{u.activeSessions}</td>
-                        <td className="px-3 py-1.5 text-right tabular-nums">{u.activeTokens}</td>
+                        <td className="px-3 py-1.5 text-right tabular-nums" data-label="Sessions">{u.activeSessions}</td>
+                        <td className="px-3 py-1.5 text-right tabular-nums" data-label="Tokens">{u.activeTokens}</td>
                         <td className="whitespace-nowrap px-3 py-1.5 text-right">
                           <button type="button" className={buttonClass.ghost} disabled={busy} onClick={() => { setPasswordFor(passwordFor === u.id ? null : u.id); setConfirmRemove(null); }} aria-expanded={passwordFor === u.id} aria-label={`Set password of ${u.email}`}>
                             Set password
