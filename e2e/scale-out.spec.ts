@@ -105,6 +105,28 @@ test("a run started on A is cancelled through B", async () => {
   expect((await call(b, `/api/runs/${id}/cancel`, { method: "POST" })).status).toBe(409);
 });
 
+test("a token revoked or a user demoted through A is refused or capped by B at once (B's cache of verified tokens is cleared)", async () => {
+  const token = await runnerToken(a.url, a.adminToken);
+  // Arguments no other test's load uses (the kill test accounts for every `add` run by them).
+  let n = 0;
+  const run = (s: StudioProcess) =>
+    fetch(`${s.url}/api/tools/add/run`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ arguments: { a: -1_000_000 - n++, b: 0 } }) });
+  // B verifies the token (and keeps the verification).
+  expect((await run(b)).status).toBe(200);
+  expect((await run(b)).status).toBe(200);
+  const { principal } = await (await fetch(`${b.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const { tokenId, userId } = principal as { tokenId: string; userId: string };
+  expect(tokenId && userId).toBeTruthy();
+  // Demoted to viewer through A: B caps the token at once (a viewer may not run tools).
+  expect((await call(a, `/api/users/${userId}`, { method: "PATCH", body: JSON.stringify({ role: "viewer" }), headers: { origin: a.url } })).status).toBe(200);
+  await expect.poll(async () => (await run(b)).status, { timeout: 1000, intervals: [50] }).toBe(403);
+  expect((await call(a, `/api/users/${userId}`, { method: "PATCH", body: JSON.stringify({ role: "runner" }), headers: { origin: a.url } })).status).toBe(200);
+  await expect.poll(async () => (await run(b)).status, { timeout: 1000, intervals: [50] }).toBe(200);
+  // Revoked through A: refused by B within a second, not after the cache's 30 s.
+  expect((await call(a, `/api/tokens/${tokenId}`, { method: "DELETE", headers: { origin: a.url } })).status).toBe(200);
+  await expect.poll(async () => (await run(b)).status, { timeout: 1000, intervals: [50] }).toBe(401);
+});
+
 const asyncRun = (s: StudioProcess, tool: string, args: object, extra: object = {}) =>
   call(s, `/api/tools/${tool}/run`, { method: "POST", body: JSON.stringify({ arguments: args, mode: "async", ...extra }) });
 

@@ -36,7 +36,7 @@ beforeAll(async () => {
       await audit.append({ actor: "email" in e && e.email ? e.email : "anonymous", action, detail: e });
     },
   });
-  users = new UserAdmin(db.prisma, () => identity.auth);
+  users = new UserAdmin(db.prisma, () => identity.auth, () => identity.tokens.forget());
 });
 afterAll(async () => {
   await db?.drop();

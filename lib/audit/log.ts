@@ -68,6 +68,7 @@
 //   purge.preview  a dry run of purge: what would have been removed.
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
+import { prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
 
 export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read"] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -211,7 +212,15 @@ export class AuditLog {
   /** A batch is being written (or about to be): new calls only join the queue. */
   private writing = false;
 
-  constructor(private readonly prisma: PrismaClient) {}
+  /**
+   * `sql`: plain SQL on the same database (lib/db/sql.ts). A batch whose writes need no Prisma
+   * transaction (every run's final state) is then written through it: several times less CPU
+   * per entry than through Prisma. Without it every batch is a Prisma transaction.
+   */
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly sql?: Sql,
+  ) {}
 
   /**
    * Appends one entry at the end of the chain and resolves with it once it has committed.
@@ -230,8 +239,16 @@ export class AuditLog {
    * an output the database refuses) cannot lose the others.
    */
   appendWith<T>(work: (tx: Prisma.TransactionClient) => Promise<T>, entryOf: (result: T) => AuditAppend): Promise<T> {
+    return this.appendWithTx((tx) => work(tx.prisma!), entryOf, { prisma: true });
+  }
+
+  /**
+   * appendWith for a `work` written in plain SQL (`tx.sql`); `prisma: true` when it also needs
+   * the Prisma transaction (`tx.prisma`), which puts its batch in one.
+   */
+  appendWithTx<T>(work: (tx: DbTx) => Promise<T>, entryOf: (result: T) => AuditAppend, opts: { prisma: boolean }): Promise<T> {
     return new Promise<T>((resolve, reject) =>
-      this.enqueue({ work, entryOf: entryOf as (r: unknown) => AuditAppend, resolve: resolve as (v: unknown) => void, reject }),
+      this.enqueue({ work, prisma: opts.prisma, entryOf: entryOf as (r: unknown) => AuditAppend, resolve: resolve as (v: unknown) => void, reject }),
     );
   }
 
@@ -278,8 +295,7 @@ export class AuditLog {
    * Returns the entries as stored, in the order of `batch`, once the transaction has committed.
    */
   private async writeBatch(batch: PendingAppend[]): Promise<unknown[]> {
-    const options = await this.txOptions();
-    return this.prisma.$transaction(async (tx) => {
+    const inBatch = async (tx: DbTx) => {
       // The works first (before the lock, so it is held only for the chain's own statements).
       const results: unknown[] = [];
       const entries: NormalizedAppend[] = [];
@@ -293,9 +309,13 @@ export class AuditLog {
           entries.push(p.e!);
         }
       }
-      const written = await writeEntries(tx, entries);
+      const written = await writeEntries(tx.sql, entries);
       return batch.map((p, i) => (p.work ? results[i] : written[i]));
-    }, options);
+    };
+    // Plain SQL sets READ COMMITTED itself (lib/db/sql.ts); Prisma's transaction is asked for it.
+    if (this.sql && !batch.some((p) => p.prisma)) return this.sql.transaction((sql) => inBatch({ sql, prisma: null }));
+    const options = await this.txOptions();
+    return this.prisma.$transaction((tx) => inBatch({ sql: prismaSql(tx), prisma: tx }), options);
   }
 
   private txOptionsOnce: Promise<typeof AUDIT_TX_OPTIONS | typeof AUDIT_TX_OPTIONS_DEFAULT_LEVEL> | null = null;
@@ -470,7 +490,9 @@ interface NormalizedAppend {
 interface PendingAppend {
   /** A plain entry; or `work`, whose result yields the entry (see appendWith). */
   e?: NormalizedAppend;
-  work?: (tx: Prisma.TransactionClient) => Promise<unknown>;
+  work?: (tx: DbTx) => Promise<unknown>;
+  /** The work needs the Prisma transaction (its batch is written in one). */
+  prisma?: boolean;
   entryOf?: (result: unknown) => AuditAppend;
   resolve(value: unknown): void;
   reject(err: unknown): void;
@@ -512,42 +534,33 @@ const AUDIT_TX_OPTIONS_DEFAULT_LEVEL = { maxWait: 20_000, timeout: 20_000 } as c
  * Writes entries at the end of the chain inside `tx`: the append lock (held to commit), one read
  * of the chain head, one INSERT. Returns the entries as stored, in the order given.
  */
-async function writeEntries(tx: Prisma.TransactionClient, batch: NormalizedAppend[]): Promise<AuditEntry[]> {
-  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
+async function writeEntries(sql: SqlClient, batch: NormalizedAppend[]): Promise<AuditEntry[]> {
+  await sql.exec(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
   // The database's clock, so entries from several processes share one; never before the
   // previous entry's time, so newest-first by time is also chain order.
-  const [last] = await tx.$queryRaw<{ now: Date; seq: bigint | null; hash: string | null; at: Date | null }[]>`
-    SELECT clock_timestamp() AS now, l.seq, l.hash, l.at
-    FROM (SELECT 1) AS one
-    LEFT JOIN LATERAL (SELECT seq, hash, at FROM audit_log ORDER BY seq DESC LIMIT 1) AS l ON true`;
+  const [last] = await sql.query<{ now: Date | string; seq: bigint | string | number | null; hash: string | null; at: Date | string | null }>(
+    `SELECT clock_timestamp() AS now, l.seq, l.hash, l.at
+     FROM (SELECT 1) AS one
+     LEFT JOIN LATERAL (SELECT seq, hash, at FROM audit_log ORDER BY seq DESC LIMIT 1) AS l ON true`,
+  );
   const now = new Date(last!.now);
   const at = last?.at && new Date(last.at) > now ? new Date(last.at) : now;
   let seq = last?.seq != null ? BigInt(last.seq) : 0n;
   let prevHash = last?.hash ?? GENESIS_HASH;
-  const data = batch.map((e) => {
+  const entries: AuditEntry[] = [];
+  const params: unknown[] = [];
+  const rows: string[] = [];
+  for (const e of batch) {
     seq++;
     const hash = entryHash({ seq, at, actor: e.actor, action: e.action, target: e.target, detail: e.detail, fromAddr: e.from, prevHash });
-    const row = {
-      seq,
-      at,
-      actor: e.actor,
-      action: e.action,
-      target: e.target,
-      detail: e.detail === null ? Prisma.DbNull : (e.detail as Prisma.InputJsonValue),
-      fromAddr: e.from,
-      prevHash,
-      hash,
-    };
+    const n = params.length;
+    rows.push(`($${n + 1}::bigint, $${n + 2}::timestamptz, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}::jsonb, $${n + 7}, $${n + 8}, $${n + 9})`);
+    params.push(seq.toString(), at.toISOString(), e.actor, e.action, e.target, e.detail === null ? null : JSON.stringify(e.detail), e.from, prevHash, hash);
+    entries.push({ seq: bigintToNumber(seq), at: at.toISOString(), actor: e.actor, action: e.action, target: e.target, detail: e.detail, from: e.from, prevHash, hash });
     prevHash = hash;
-    return row;
-  });
-  // One INSERT ... RETURNING (multi-row; a lone entry through create(), measurably cheaper in
-  // Prisma for one row). The order of RETURNING is not promised, so rows are matched by seq.
-  const rows = data.length === 1 ? [await tx.auditEntry.create({ data: data[0]! })] : await tx.auditEntry.createManyAndReturn({ data });
-  const bySeq = new Map(rows.map((r) => [r.seq, r]));
-  return data.map((d) => {
-    const r = bySeq.get(d.seq);
-    if (!r || r.hash !== d.hash) throw new Error(`audit: entry #${d.seq} was not returned as written`);
-    return toEntry(r);
-  });
+  }
+  // One multi-row INSERT; the entries are returned as written (the hash covers exactly these values).
+  const n = await sql.exec(`INSERT INTO audit_log (seq, at, actor, action, target, detail, from_addr, prev_hash, hash) VALUES ${rows.join(", ")}`, params);
+  if (n !== entries.length) throw new Error(`audit: ${n} of ${entries.length} entries were written`);
+  return entries;
 }

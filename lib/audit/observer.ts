@@ -9,7 +9,7 @@ import type { AuditLog } from "./log";
  * is the authenticated caller, never the client's word.
  */
 export function runAuditHook(audit: AuditLog): RunFinalHook {
-  return (write) => audit.appendWith(write, runEntry);
+  return (write, opts) => audit.appendWithTx(write, runEntry, opts);
 }
 
 export function runEntry(run: Run) {

@@ -60,8 +60,32 @@ function toInfo(r: Row, now = new Date()): TokenInfo {
   };
 }
 
+/**
+ * How long a verified token's row is reused without reading it again. A revoke, a role change
+ * or a removed user clears every cache at once (this process, and the others through
+ * `onChange`); the time bounds what a change made behind the studio's back (plain SQL) takes.
+ */
+export const TOKEN_CACHE_MS = 30_000;
+const TOKEN_CACHE_MAX = 10_000;
+
 export class TokenStore {
+  /** Rows of verified tokens by hash: a token is checked on every API call (issue 12's profile: one query per run). */
+  private readonly cache = new Map<string, { row: VerifyRow; until: number }>();
+  /** Told after a change that must end cached verifications everywhere (another instance's caches: NOTIFY). */
+  onChange: (() => Promise<void>) | null = null;
+
   constructor(private readonly prisma: PrismaClient) {}
+
+  /** Drops every cached verification in this process (a token, a user or a role changed). */
+  forgetLocal(): void {
+    this.cache.clear();
+  }
+
+  /** Drops cached verifications here and, through `onChange`, in every other instance. */
+  async forget(): Promise<void> {
+    this.cache.clear();
+    await this.onChange?.();
+  }
 
   /** Creates a token for a user; the returned `token` is the only time it is ever seen. */
   async create(owner: { id: string; role: Role }, input: { name: string; role?: Role; expiresAt?: Date | null }, now = new Date()): Promise<{ token: string; info: TokenInfo }> {
@@ -100,18 +124,34 @@ export class TokenStore {
     if (!existing) return null;
     if (existing.revokedAt) return existing;
     const row = await this.prisma.apiToken.update({ where: { id }, data: { revokedAt: now }, include: { user: { select: { email: true } } } });
+    await this.forget();
     return toInfo(row, now);
+  }
+
+  /** A token's row with its user's, from the cache while fresh (revoked and expired ones are refused by the caller either way). */
+  private async lookup(hash: string, now: Date): Promise<VerifyRow | undefined> {
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > now.getTime()) return cached.row;
+    // One round trip (Prisma's include would read the user in a second query).
+    const [found] = await this.prisma.$queryRaw<VerifyRow[]>`
+      SELECT t.id, t.name, t.role, t.expires_at AS "expiresAt", t.last_used_at AS "lastUsedAt", t.revoked_at AS "revokedAt",
+             u.id AS "userId", u.email AS "userEmail", u.name AS "userName", u.role AS "userRole"
+      FROM api_tokens t JOIN auth_users u ON u.id = t.user_id
+      WHERE t.hash = ${hash}`;
+    if (!found) {
+      this.cache.delete(hash);
+      return undefined;
+    }
+    if (this.cache.size >= TOKEN_CACHE_MAX) this.cache.clear();
+    this.cache.set(hash, { row: found, until: now.getTime() + TOKEN_CACHE_MS });
+    return found;
   }
 
   /** The principal a presented token stands for, or why it is refused. */
   async verify(token: string, now = new Date()): Promise<{ principal: Principal } | { problem: CredentialProblem; message: string }> {
     if (!token.startsWith(TOKEN_PREFIX)) return { problem: "invalid", message: "The bearer token is not valid." };
-    // One round trip on every API call (Prisma's include would read the user in a second query).
-    const [found] = await this.prisma.$queryRaw<VerifyRow[]>`
-      SELECT t.id, t.name, t.role, t.expires_at AS "expiresAt", t.last_used_at AS "lastUsedAt", t.revoked_at AS "revokedAt",
-             u.id AS "userId", u.email AS "userEmail", u.name AS "userName", u.role AS "userRole"
-      FROM api_tokens t JOIN auth_users u ON u.id = t.user_id
-      WHERE t.hash = ${sha256Hex(token)}`;
+    const hash = sha256Hex(token);
+    const found = await this.lookup(hash, now);
     if (!found) return { problem: "invalid", message: "The bearer token is not valid." };
     const row = {
       ...found,
@@ -123,6 +163,7 @@ export class TokenStore {
     if (row.revokedAt) return { problem: "revoked", message: `The API token "${row.name}" was revoked.` };
     if (row.expiresAt && row.expiresAt <= now) return { problem: "expired", message: `The API token "${row.name}" expired at ${row.expiresAt.toISOString()}.` };
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
+      found.lastUsedAt = now; // the cached row too: stamped once a minute, not on every call
       // Best effort by design: a missed last-use stamp must not refuse a valid token.
       await this.prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } }).catch(() => {});
     }

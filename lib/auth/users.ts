@@ -43,6 +43,8 @@ export class UserAdmin {
   constructor(
     readonly prisma: PrismaClient,
     private readonly auth: () => StudioAuth,
+    /** A role changed or a user was removed: their tokens' cached verifications must end (TokenStore.forget). */
+    private readonly onAccessChange: () => Promise<void>,
   ) {}
 
   async count(): Promise<number> {
@@ -95,7 +97,10 @@ export class UserAdmin {
         changes.push("email");
       }
     }
-    if (Object.keys(data).length) await this.prisma.user.update({ where: { id }, data });
+    if (Object.keys(data).length) {
+      await this.prisma.user.update({ where: { id }, data });
+      await this.onAccessChange();
+    }
     if (patch.password !== undefined) {
       checkPassword(patch.password);
       const ctx = await this.auth().$context;
@@ -112,6 +117,7 @@ export class UserAdmin {
     if (!before) throw new UserInputError(404, "", `No user with id ${id}.`);
     if (before.role === "admin") await this.keepAnAdmin(id, "remove");
     await this.prisma.user.delete({ where: { id } });
+    await this.onAccessChange();
     return before;
   }
 

@@ -35,13 +35,17 @@ export interface BuiltinDeps {
 
 /** All built-in tools, including those that deliver to the outbox or read the registry. */
 export function createBuiltinSource(deps: BuiltinDeps): ToolSourceProvider {
+  const byConfig = new WeakMap<RuntimeConfig, RegisteredTool[]>();
   const tools = [...builtinTools, createSendMessageTool(deps.outbox), createNotifyGroupTool(deps.outbox), createDescribeTool(deps.listTools), createClearOutboxTool(deps.outbox)];
   return {
     id: "builtin",
-    // Triggers are computed on every listing so config edits show at once.
+    // Triggers follow the config, so edits show at once; the list is made once per config (the
+    // same objects until it changes, so what is derived from a spec, e.g. its hash, is kept).
     list: () => {
       const config = deps.config();
-      return tools.map((t) => (t.liveTriggers ? withLiveTriggers(t, t.liveTriggers(config)) : t));
+      let list = byConfig.get(config);
+      if (!list) byConfig.set(config, (list = tools.map((t) => (t.liveTriggers ? withLiveTriggers(t, t.liveTriggers(config)) : t))));
+      return list;
     },
   };
 }

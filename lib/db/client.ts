@@ -11,11 +11,14 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
 import { dbTimeouts } from "./faults";
 import { migrate, pgliteRunner, pgRunner, type MigrateOptions, type MigrateResult } from "./migrate";
+import { pgliteSql, pgSql, type Sql } from "./sql";
 
 export type DbKind = "pg" | "pglite";
 
 export interface Db {
   prisma: PrismaClient;
+  /** Plain SQL on the same connections, for the statements of every run (lib/db/sql.ts). */
+  sql: Sql;
   kind: DbKind;
   /** PostgreSQL's connection string (for connections of its own: LISTEN); undefined on PGlite. */
   url?: string;
@@ -40,11 +43,14 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
     // Bounded waits: an unreachable or frozen database fails requests (503) instead of hanging them.
     const t = opts.timeouts ?? dbTimeouts();
     // query_timeout bounds the wait here; statement_timeout makes the server stop the work too.
-    const prisma = new PrismaClient({
-      adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs, statement_timeout: t.queryMs }),
-    });
+    // One pool for Prisma and the plain statements of lib/db/sql.ts; the adapter ends it on $disconnect.
+    const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs, statement_timeout: t.queryMs });
+    // An idle connection that breaks (the server restarted) is dropped by the pool; unheard, the event would end the process.
+    pool.on("error", (err) => console.warn(`[tool-studio] idle database connection lost: ${err.message}`));
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
     return {
       prisma,
+      sql: pgSql(pool),
       kind: "pg",
       url,
       // A dedicated connection: the advisory lock and the per-migration transactions need one session.
@@ -71,6 +77,7 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
   return {
     prisma,
+    sql: pgliteSql(db),
     kind: "pglite",
     pglite: db,
     migrate: (mopts) => migrate(pgliteRunner(db), mopts),

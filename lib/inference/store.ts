@@ -30,7 +30,12 @@ export type { InferredPart, InferredShapes, OutputViolation } from "./queries";
 export type { ShapeRevisionInfo } from "./storage";
 
 export interface ShapeStoreOptions {
-  /** Delay between the first queued sample of a tool and its flush (batches bursts). */
+  /**
+   * Delay between the first queued sample of a tool and its flush (default 500 ms). A flush
+   * rewrites the tool's statistics (a read, a merge and two JSON rows): once per run at a steady
+   * rate it cost more than the run's own capture (issue 12's profile). Readers in this process
+   * flush first (`get`); other instances see the samples within the delay.
+   */
   flushDelayMs?: number;
   /** Queue length of one tool that triggers a flush at once. */
   maxQueue?: number;
@@ -54,7 +59,7 @@ export class ShapeStore {
     opts: ShapeStoreOptions = {},
   ) {
     this.opts = {
-      flushDelayMs: opts.flushDelayMs ?? 50,
+      flushDelayMs: opts.flushDelayMs ?? 500,
       maxQueue: opts.maxQueue ?? 256,
       retryMs: opts.retryMs ?? 2_000,
       violations: opts.violations ?? 20,

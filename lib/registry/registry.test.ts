@@ -32,4 +32,39 @@ describe("Registry", () => {
     r.addSource({ id: "a", list: () => [] });
     expect(() => r.addSource({ id: "a", list: () => [] })).toThrow(/already registered/);
   });
+
+  it("keeps its merged view while the sources list the same tools, and follows any change at once", async () => {
+    const r = new Registry();
+    const fixed = [tool("one"), tool("two")];
+    let members = [tool("three")];
+    let calls = 0;
+    r.addSource({ id: "a", list: () => fixed });
+    // A new array of the same members each time (as the MCP source lists): still the same view.
+    r.addSource({ id: "b", list: () => (calls++, [...members]) });
+    const first = await r.get("two");
+    const again = await r.snapshot();
+    expect(await r.get("two")).toBe(first);
+    expect(again.tools.map((t) => t.spec.name)).toEqual(["one", "two", "three"]);
+    expect(calls).toBe(3); // every call asks every source: nothing stale is served
+    // The snapshot's arrays are the caller's: changing them changes nothing here.
+    again.tools.length = 0;
+    expect(await r.list()).toHaveLength(3);
+    // A member replaced (a tool changed upstream) or removed: the next call sees it.
+    const changed = tool("three");
+    members = [changed];
+    expect(await r.get("three")).toBe(changed);
+    members = [];
+    expect(await r.get("three")).toBeUndefined();
+    expect((await r.list()).map((t) => t.name)).toEqual(["one", "two"]);
+  });
+
+  it("finds any of 5,000 tools of one source by name", async () => {
+    const r = new Registry();
+    const many = Array.from({ length: 5000 }, (_, i) => tool(`t${i}`));
+    r.addSource({ id: "mcp", list: () => many.slice() });
+    expect((await r.get("t4999"))?.spec.name).toBe("t4999");
+    expect(await r.get("t0")).toBe(many[0]);
+    expect(await r.list()).toHaveLength(5000);
+  });
 });
+

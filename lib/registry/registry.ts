@@ -14,33 +14,67 @@ export interface NameCollision {
   droppedFrom: string;
 }
 
-/** Holds tools from several sources; listing asks every source, so it is always current. */
+export interface RegistrySnapshot {
+  tools: RegisteredTool[];
+  collisions: NameCollision[];
+}
+
+/**
+ * Holds tools from several sources; listing asks every source, so it is always current. The
+ * merged view is rebuilt only when a source lists something else than last time (another array
+ * member, not another array): every run looks its tool up, and with an MCP server of thousands
+ * of tools a rebuild per run was the largest cost of a lookup (issue 12).
+ */
 export class Registry {
   private sources: ToolSourceProvider[] = [];
+  private memo: { lists: RegisteredTool[][]; snapshot: RegistrySnapshot; byName: Map<string, RegisteredTool> } | null = null;
 
   addSource(source: ToolSourceProvider): void {
     if (this.sources.some((s) => s.id === source.id)) throw new Error(`Tool source "${source.id}" is already registered`);
     this.sources.push(source);
+    this.memo = null;
   }
 
-  async snapshot(): Promise<{ tools: RegisteredTool[]; collisions: NameCollision[] }> {
+  private async merged(): Promise<NonNullable<Registry["memo"]>> {
+    const lists: RegisteredTool[][] = [];
+    for (const source of this.sources) lists.push(await source.list());
+    if (this.memo && sameLists(this.memo.lists, lists)) return this.memo;
     const byName = new Map<string, RegisteredTool>();
     const collisions: NameCollision[] = [];
-    for (const source of this.sources) {
-      for (const tool of await source.list()) {
+    for (const list of lists) {
+      for (const tool of list) {
         const kept = byName.get(tool.spec.name);
         if (kept) collisions.push({ name: tool.spec.name, keptFrom: kept.spec.source.id, droppedFrom: tool.spec.source.id });
         else byName.set(tool.spec.name, tool);
       }
     }
-    return { tools: [...byName.values()], collisions };
+    this.memo = { lists, snapshot: { tools: [...byName.values()], collisions }, byName };
+    return this.memo;
+  }
+
+  /** Every tool (first source wins a name) and the names claimed twice. The arrays are the caller's own. */
+  async snapshot(): Promise<RegistrySnapshot> {
+    const { snapshot } = await this.merged();
+    return { tools: [...snapshot.tools], collisions: [...snapshot.collisions] };
   }
 
   async list(): Promise<ToolSpec[]> {
-    return (await this.snapshot()).tools.map((t) => t.spec);
+    return (await this.merged()).snapshot.tools.map((t) => t.spec);
   }
 
   async get(name: string): Promise<RegisteredTool | undefined> {
-    return (await this.snapshot()).tools.find((t) => t.spec.name === name);
+    return (await this.merged()).byName.get(name);
   }
+}
+
+function sameLists(a: RegisteredTool[][], b: RegisteredTool[][]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (x.length !== y.length) return false;
+    for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return false;
+  }
+  return true;
 }

@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from "../db/generated/client";
+import { prismaClientSql, prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
 import type { ContentBlock } from "../tools/output";
 import { isErrorNamed, isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
 import type { Run, RunOrigin, RunStatus } from "./types";
@@ -57,7 +58,6 @@ export interface RunPage extends RunFilter {
   cursor?: string;
 }
 
-const json = (v: unknown) => (v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 const nullableJson = (v: unknown) => (v === undefined || v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
 /** A UUID as PostgreSQL reads one (a 36-character string of dashes is not). */
@@ -81,28 +81,40 @@ export function decodeCursor(cursor: string): { startedAt: Date; id: string } {
 
 /**
  * Writes a run's final state together with what must commit with it (its audit entry): given
- * the write, it runs it in a transaction of its own choosing and returns the run.
+ * the write, it runs it in a transaction of its own choosing and returns the run. `prisma`: the
+ * write also needs a Prisma transaction (an `also` of the job queue), not plain SQL alone.
  */
-export type RunFinalHook = (write: (tx: Prisma.TransactionClient) => Promise<Run>) => Promise<Run>;
+export type RunFinalHook = (write: (tx: FinalTx) => Promise<Run>, opts: { prisma: boolean }) => Promise<Run>;
+
+/** The transaction a final write runs in: plain SQL always; Prisma's when the hook was asked for it. */
+export type FinalTx = DbTx;
 
 /** Reads and writes captured runs. */
 export class RunStore {
+  /** The statements of every run (start, final state) go through plain SQL: see lib/db/sql.ts. */
+  private readonly sql: Sql;
+
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly opts: { onFinal?: RunFinalHook; lease?: { owner: string; ms: number } } = {},
-  ) {}
+    private readonly opts: { onFinal?: RunFinalHook; lease?: { owner: string; ms: number }; sql?: Sql } = {},
+  ) {
+    this.sql = opts.sql ?? prismaClientSql(prisma);
+  }
 
   /** A final write, its hook and `also` commit together or not at all. */
-  private async final(write: (db: Prisma.TransactionClient | PrismaClient) => Promise<RunRow>, also?: InFinalTransaction): Promise<Run> {
+  private async final(write: (sql: SqlClient) => Promise<RunRow>, also?: InFinalTransaction): Promise<Run> {
     const hook = this.opts.onFinal;
-    const both = async (db: Prisma.TransactionClient) => {
-      const row = await write(db);
-      await also?.(db);
+    const both = async (tx: FinalTx) => {
+      const row = await write(tx.sql);
+      if (also) {
+        if (!tx.prisma) throw new Error("a final write with `also` needs a Prisma transaction");
+        await also(tx.prisma);
+      }
       return toRun(row);
     };
-    if (hook) return hook(both);
-    if (also) return this.prisma.$transaction(both);
-    return toRun(await write(this.prisma));
+    if (hook) return hook(both, { prisma: also !== undefined });
+    if (also) return this.prisma.$transaction((tx) => both({ sql: prismaSql(tx), prisma: tx }));
+    return toRun(await write(this.sql));
   }
 
   private startData(r: RunStart) {
@@ -126,28 +138,13 @@ export class RunStore {
     };
   }
 
-  private outcomeData(o: RunOutcome, startedAt: Date) {
-    return {
-      status: o.status,
-      finishedAt: o.finishedAt,
-      durationMs: Math.max(0, Math.round(o.finishedAt.getTime() - startedAt.getTime())),
-      content: json(o.content),
-      structuredContent: json(o.structuredContent),
-      outputValid: o.outputValid ?? null,
-      outputErrors: nullableJson(o.outputErrors),
-      errorKind: o.error?.kind ?? null,
-      errorMessage: o.error?.message ?? null,
-      errorDetail: o.error?.detail ?? null,
-      errorFields: nullableJson(o.error?.fields),
-    };
-  }
-
   /** Records a run as started (status running, leased to this process) before the tool is called. */
   async start(r: RunStart): Promise<void> {
     const lease = this.opts.lease;
-    await this.prisma.run.create({
-      data: { ...this.startData(r), status: "running", ...(lease ? { owner: lease.owner, leaseUntil: new Date(Date.now() + lease.ms) } : {}) },
-    });
+    const [cols, params] = startColumns(r);
+    cols.push("status", "owner", "lease_until");
+    params.push("running", lease?.owner ?? null, lease ? new Date(Date.now() + lease.ms).toISOString() : null);
+    await this.sql.exec(`INSERT INTO runs (${cols.join(", ")}) VALUES (${placeholders(cols)})`, params);
   }
 
   /**
@@ -226,10 +223,10 @@ export class RunStore {
   /** Ends a run that is still queued (cancelled before any worker took it), with its audit entry. Null when it is not queued. */
   async endQueued(id: string, o: RunOutcome): Promise<Run | null> {
     try {
-      return await this.final(async (db) => {
-        const row = await db.run.findUnique({ where: { id }, select: { status: true, queuedAt: true } });
-        if (row?.status !== "queued") throw new RunNotRunningError(id);
-        return db.run.update({ where: { id, status: "queued" }, data: this.outcomeData(o, row.queuedAt ?? o.finishedAt) });
+      return await this.final(async (sql) => {
+        const [row] = await sql.query<{ queued_at: Date | null }>(`SELECT queued_at FROM runs WHERE id = $1::uuid AND status = 'queued' FOR UPDATE`, [id]);
+        if (!row) throw new RunNotRunningError(id);
+        return finalUpdate(sql, id, "queued", o, row.queued_at ? new Date(row.queued_at) : o.finishedAt);
       });
     } catch (err) {
       if (isRecordNotFound(err) || isErrorNamed(err, "RunNotRunningError")) return null;
@@ -259,7 +256,10 @@ export class RunStore {
   async expireLeases(now = new Date()): Promise<number> {
     const expired = { status: "running" as const, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] };
     const stale = await this.prisma.run.findMany({ where: expired, select: { id: true }, take: 1000 });
-    return this.interrupt(stale.map((r) => r.id), expired);
+    return this.interrupt(
+      stale.map((r) => r.id),
+      { leaseEnded: now },
+    );
   }
 
   /**
@@ -268,17 +268,18 @@ export class RunStore {
    * throws RunNotRunningError and writes nothing, so no run gets two outcomes or two audit entries.
    */
   async finish(id: string, startedAt: Date, o: RunOutcome, also?: InFinalTransaction): Promise<Run> {
-    try {
-      return await this.final((db) => db.run.update({ where: { id, status: "running" }, data: this.outcomeData(o, startedAt) }), also);
-    } catch (err) {
-      if (isRecordNotFound(err)) throw new RunNotRunningError(id);
-      throw err;
-    }
+    return this.final((sql) => finalUpdate(sql, id, "running", o, startedAt), also);
   }
 
   /** A run that never started (e.g. invalid arguments): one write with its final state. */
   async record(r: RunStart, o: RunOutcome): Promise<Run> {
-    return this.final((db) => db.run.create({ data: { ...this.startData(r), ...this.outcomeData(o, r.startedAt) } }));
+    return this.final(async (sql) => {
+      const [cols, params] = startColumns(r);
+      const [ocols, oparams] = outcomeColumns(o, r.startedAt);
+      const all = [...cols, ...ocols];
+      const rows = await sql.query<RawRun>(`INSERT INTO runs (${all.join(", ")}) VALUES (${placeholders(all)}) ${RETURNING}`, [...params, ...oparams]);
+      return fromRaw(rows[0]!);
+    });
   }
 
   async get(id: string): Promise<Run | null> {
@@ -345,17 +346,26 @@ export class RunStore {
     const stale = await this.prisma.run.findMany({ where: { status: "running", id: { notIn: exceptIds } }, select: { id: true }, take: 10_000 });
     return this.interrupt(
       stale.map((r) => r.id),
-      { status: "running" },
+      {},
     );
   }
 
-  private async interrupt(ids: string[], still: Prisma.RunWhereInput): Promise<number> {
+  /** `leaseEnded`: only runs whose lease ended before that instant (or that have none). */
+  private async interrupt(ids: string[], still: { leaseEnded?: Date }): Promise<number> {
     const finishedAt = new Date();
     const data = { status: "interrupted" as const, errorKind: "other" as const, errorMessage: "The studio stopped before this run finished.", finishedAt };
     const marked = await Promise.all(
       // Only a run still in that state is changed: its process may have finished or renewed it meanwhile.
       ids.map((id) =>
-        this.final((db) => db.run.update({ where: { ...still, id }, data }))
+        this.final(async (sql) => {
+          const [row] = await sql.query<RawRun>(
+            `UPDATE runs SET status = 'interrupted', error_kind = 'other', error_message = $2, finished_at = $3::timestamptz
+             WHERE id = $1::uuid AND status = 'running'${still.leaseEnded ? " AND (lease_until IS NULL OR lease_until < $4::timestamptz)" : ""} ${RETURNING}`,
+            [id, data.errorMessage, finishedAt.toISOString(), ...(still.leaseEnded ? [still.leaseEnded.toISOString()] : [])],
+          );
+          if (!row) throw new RunNotRunningError(id);
+          return fromRaw(row);
+        })
           .then(() => true)
           .catch(() => false),
       ),
@@ -374,6 +384,106 @@ export class RunNotRunningError extends Error {
   constructor(readonly runId: string) {
     super(`Run ${runId} is not running.`);
   }
+}
+
+// ---- the plain-SQL statements of a run (lib/db/sql.ts): its row, and its final state.
+
+/** Every column of `runs` a Run is made of (RETURNING these, not `*`: no wider column comes back). */
+const RUN_COLUMNS = [
+  "id", "tool_name", "tool_source", "tool_spec_hash", "arguments", "status", "error_kind", "error_message", "error_detail", "error_fields",
+  "content", "structured_content", "output_valid", "output_errors", "timeout_ms", "duration_ms", "started_at", "finished_at", "actor", "agent",
+  "origin", "client_name", "actor_id", "token_id", "replay_of_id", "owner", "lease_until", "shape_counted", "queued_at", "priority", "progress",
+  "retry_of_id", "attempt",
+] as const;
+const RETURNING = `RETURNING ${RUN_COLUMNS.join(", ")}`;
+
+type RawRun = Record<(typeof RUN_COLUMNS)[number], unknown>;
+
+/** Each column's cast: the three back ends of lib/db/sql.ts are sent text, JSON and times alike. */
+const CASTS: Record<string, string> = {
+  id: "::uuid", replay_of_id: "::uuid", retry_of_id: "::uuid", arguments: "::jsonb", content: "::jsonb", structured_content: "::jsonb",
+  output_errors: "::jsonb", error_fields: "::jsonb", started_at: "::timestamptz", finished_at: "::timestamptz", lease_until: "::timestamptz",
+  status: '::"RunStatus"', origin: '::"RunOrigin"', error_kind: '::"ErrorKind"', timeout_ms: "::int", duration_ms: "::int", attempt: "::int",
+  output_valid: "::boolean",
+};
+
+function placeholders(cols: readonly string[], offset = 0): string {
+  return cols.map((c, i) => `$${i + 1 + offset}${CASTS[c] ?? ""}`).join(", ");
+}
+
+const jsonText = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
+const nullableJsonText = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
+
+function startColumns(r: RunStart): [string[], unknown[]] {
+  return [
+    ["id", "tool_name", "tool_source", "tool_spec_hash", "arguments", "timeout_ms", "started_at", "actor", "actor_id", "token_id", "agent", "origin", "client_name", "replay_of_id", "retry_of_id", "attempt"],
+    [
+      r.id, r.toolName, r.toolSource, r.toolSpecHash, JSON.stringify(r.arguments ?? null), r.timeoutMs ?? null, r.startedAt.toISOString(), r.actor, r.actorId ?? null,
+      r.tokenId ?? null, r.agent ?? null, r.origin, r.clientName ?? null, r.replayOf ?? null, r.retryOf ?? null, r.attempt ?? null,
+    ],
+  ];
+}
+
+function outcomeColumns(o: RunOutcome, since: Date): [string[], unknown[]] {
+  return [
+    ["status", "finished_at", "duration_ms", "content", "structured_content", "output_valid", "output_errors", "error_kind", "error_message", "error_detail", "error_fields"],
+    [
+      o.status, o.finishedAt.toISOString(), Math.max(0, Math.round(o.finishedAt.getTime() - since.getTime())), jsonText(o.content), jsonText(o.structuredContent),
+      o.outputValid ?? null, nullableJsonText(o.outputErrors), o.error?.kind ?? null, o.error?.message ?? null, o.error?.detail ?? null, nullableJsonText(o.error?.fields),
+    ],
+  ];
+}
+
+/** Stores an outcome on a run still in status `from`; RunNotRunningError when it is not (finished meanwhile, or never written). */
+async function finalUpdate(sql: SqlClient, id: string, from: "running" | "queued", o: RunOutcome, since: Date): Promise<RunRow> {
+  const [cols, params] = outcomeColumns(o, since);
+  const set = cols.map((c, i) => `${c} = $${i + 3}${CASTS[c] ?? ""}`).join(", ");
+  const [row] = await sql.query<RawRun>(`UPDATE runs SET ${set} WHERE id = $1::uuid AND status = $2::"RunStatus" ${RETURNING}`, [id, from, ...params]);
+  if (!row) throw new RunNotRunningError(id);
+  return fromRaw(row);
+}
+
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A row read through plain SQL, as Prisma would have returned it. */
+function fromRaw(r: RawRun): RunRow {
+  return {
+    id: String(r.id),
+    toolName: String(r.tool_name),
+    toolSource: String(r.tool_source),
+    toolSpecHash: String(r.tool_spec_hash),
+    arguments: r.arguments as RunRow["arguments"],
+    status: r.status as RunRow["status"],
+    errorKind: r.error_kind as RunRow["errorKind"],
+    errorMessage: str(r.error_message),
+    errorDetail: str(r.error_detail),
+    errorFields: r.error_fields as RunRow["errorFields"],
+    content: r.content as RunRow["content"],
+    structuredContent: r.structured_content as RunRow["structuredContent"],
+    outputValid: r.output_valid === null || r.output_valid === undefined ? null : Boolean(r.output_valid),
+    outputErrors: r.output_errors as RunRow["outputErrors"],
+    timeoutMs: int(r.timeout_ms),
+    durationMs: int(r.duration_ms),
+    startedAt: date(r.started_at)!,
+    finishedAt: date(r.finished_at),
+    actor: String(r.actor),
+    agent: str(r.agent),
+    origin: r.origin as RunRow["origin"],
+    clientName: str(r.client_name),
+    actorId: str(r.actor_id),
+    tokenId: str(r.token_id),
+    replayOfId: str(r.replay_of_id),
+    owner: str(r.owner),
+    leaseUntil: date(r.lease_until),
+    shapeCounted: Boolean(r.shape_counted),
+    queuedAt: date(r.queued_at),
+    priority: int(r.priority),
+    progress: r.progress as RunRow["progress"],
+    retryOfId: str(r.retry_of_id),
+    attempt: int(r.attempt),
+  };
 }
 
 /** Prisma's "no record matched the where" (P2025), through any wrapping. */

@@ -13,9 +13,16 @@ import { evaluateJsonata, isJsonataFunction, JsonataError, JSONATA_LIMITS, toJso
  * the Registry (register this source after builtin and MCP).
  */
 export function createRuntimeSource(config: () => RuntimeConfig): ToolSourceProvider {
+  // Made once per config: the same objects until it changes (so a spec's hash is computed once).
+  const byConfig = new WeakMap<RuntimeConfig, RegisteredTool[]>();
   return {
     id: "runtime",
-    list: () => config().tools.map(toRegisteredTool),
+    list: () => {
+      const c = config();
+      let list = byConfig.get(c);
+      if (!list) byConfig.set(c, (list = c.tools.map(toRegisteredTool)));
+      return list;
+    },
   };
 }
 

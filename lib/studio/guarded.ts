@@ -3,6 +3,7 @@ import type { Principal } from "../auth/principal";
 import { ROUTES, type RouteAccess } from "../auth/routes";
 import { guardConfigFromEnv } from "../http/guard";
 import { errorResponse, toErrorResponse } from "../http/http";
+import { urlProblem } from "../http/input";
 import { getStudio } from "./studio";
 
 /**
@@ -33,7 +34,11 @@ export function guarded<P = Record<string, never>>(pattern: string, method: Meth
   // `unknown` params: Next passes each route's own params type; the pattern says what P is.
   return async (req: Request, ctx?: { params?: Promise<unknown> }): Promise<Response> => {
     try {
-      const answer = await admit({ method: req.method, pathname: new URL(req.url).pathname, headers: req.headers });
+      const url = new URL(req.url);
+      // proxy.ts refuses these first, except on the routes it skips (UNPROXIED_API).
+      const badUrl = urlProblem(url.pathname, url.search);
+      if (badUrl) return errorResponse(400, "bad_request", badUrl);
+      const answer = await admit({ method: req.method, pathname: url.pathname, headers: req.headers });
       if (!answer.admit) return refusal(answer, req);
       const params = ((await ctx?.params) ?? {}) as P;
       return await fn(req, { params, principal: answer.principal as Principal });
@@ -41,6 +46,27 @@ export function guarded<P = Record<string, never>>(pattern: string, method: Meth
       return toErrorResponse(err);
     }
   };
+}
+
+/**
+ * Routes proxy.ts does not run for (see UNPROXIED_API there) answer the methods they do not
+ * serve here, as the proxy answers them elsewhere: 401 without credentials, else 405 with Allow
+ * (Next's own 405 would have neither the body nor the order). Export the result's members next
+ * to the route's own handlers.
+ */
+export function otherMethods(pattern: string): Record<Method, (req: Request) => Promise<Response>> {
+  const route = ROUTES.find((r) => r.pattern === pattern);
+  if (!route) throw new Error(`${pattern} is not declared in lib/auth/routes.ts.`);
+  const refuse = async (req: Request): Promise<Response> => {
+    try {
+      const answer = await admit({ method: req.method, pathname: new URL(req.url).pathname, headers: req.headers });
+      // Admitted means the method is declared after all: such a route exports its own handler instead.
+      return answer.admit ? errorResponse(405, "method_not_allowed", `${req.method} is not allowed here.`) : refusal(answer, req);
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+  };
+  return { GET: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse };
 }
 
 /** The door for one request (pages pass their own route pattern as the path). */

@@ -101,6 +101,16 @@ function sweepShapes(shapes: ShapeStore): void {
   timer.unref?.();
 }
 
+/** Verified tokens are cached (lib/auth/tokens.ts): a revoke, a role change or a removed user anywhere clears every instance's cache. */
+async function followAccessChanges(notifier: PgNotifier, identity: Identity): Promise<void> {
+  identity.tokens.onChange = () => notifier.notify(ACCESS_CHANNEL, "tokens");
+  await notifier.listen(ACCESS_CHANNEL, () => identity.tokens.forgetLocal());
+  // Notifications missed while disconnected: forget everything, so it is read again.
+  notifier.onReconnect(() => identity.tokens.forgetLocal());
+}
+
+const ACCESS_CHANNEL = "studio_access";
+
 /** The NOTIFY, in a queued run's final transaction, that wakes a web instance waiting for it. */
 function announceFinal(id: string): (tx: Prisma.TransactionClient) => Promise<void> {
   return async (tx) => {
@@ -140,10 +150,10 @@ function sweepQueue(prisma: Parameters<typeof RunQueue.sweepOrphans>[0], runs: R
 
 async function boot(opts: StudioOptions): Promise<Studio> {
   const db = await getDb();
-  const audit = new AuditLog(db.prisma);
+  const audit = new AuditLog(db.prisma, db.sql);
   // Each run's audit entry commits in the run's own transaction.
   const lease = { owner: instanceId(), ms: leaseMs() };
-  const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease });
+  const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease, sql: db.sql });
   // Runs left `running` by a process that died will never finish. PGlite belongs to this one
   // process, so whatever is running from before is over; on PostgreSQL other instances may be
   // running theirs, so only runs whose lease has ended are marked, now and by the sweeps.
@@ -199,7 +209,8 @@ async function boot(opts: StudioOptions): Promise<Studio> {
     signInLimit: signInLimitFromEnv(),
     onEvent: (e) => auditAuthEvent(audit, e),
   });
-  const users = new UserAdmin(db.prisma, () => identity.auth);
+  const users = new UserAdmin(db.prisma, () => identity.auth, () => identity.tokens.forget());
+  if (notifier) await followAccessChanges(notifier, identity);
   const queue = RunQueue.create(db, { maxRunMs: MAX_TIMEOUT_MS, instanceName: opts.role ?? "web" });
   await queue.start();
   const cancelQueued = async (id: string) => {

@@ -5,6 +5,7 @@ import pg from "pg";
 import { createPrisma } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import type { MigrateOptions } from "@/lib/db/migrate";
+import type { Sql } from "@/lib/db/sql";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -12,6 +13,8 @@ export interface TestDatabase {
   url: string;
   name: string;
   prisma: PrismaClient;
+  /** Plain SQL on the same pool (lib/db/sql.ts), as the studio's run store and audit log use it. */
+  sql: Sql;
   drop(): Promise<void>;
 }
 
@@ -46,5 +49,5 @@ export async function createTestDatabase(
     await drop();
     throw e;
   }
-  return { url, name, prisma: db.prisma, drop };
+  return { url, name, prisma: db.prisma, sql: db.sql, drop };
 }

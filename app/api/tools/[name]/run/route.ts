@@ -4,10 +4,13 @@ import { MAX_PRIORITY, MIN_PRIORITY } from "@/lib/queue/run-queue";
 import { errorResponse, inputError, parseWith, readJsonChecked, toErrorResponse } from "@/lib/http/http";
 import { storableCopy } from "@/lib/http/input";
 import type { Run } from "@/lib/runs/types";
-import { guarded } from "@/lib/studio/guarded";
+import { guarded, otherMethods } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
+
+// proxy.ts skips this route (the hot path, see UNPROXIED_API there): the other methods are refused here, in the proxy's words.
+export const { GET, PUT, PATCH, DELETE } = otherMethods("/api/tools/[name]/run");
 
 const RunBody = z.strictObject({
   arguments: z.record(z.string(), z.unknown()).optional(),

@@ -1,0 +1,119 @@
+// The statements of every run (lib/runs/store.ts, lib/audit/log.ts) go through plain SQL on one
+// of three back ends (lib/db/sql.ts): the studio's pg pool, PGlite, or a Prisma client. Each must
+// store and return the same runs and the same audit chain.
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuditLog, runAuditHook } from "@/lib/audit";
+import { createPrisma, type Db } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { prismaClientSql, type Sql } from "@/lib/db/sql";
+import { RunStore, type RunStart } from "@/lib/runs/store";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
+
+let pgDb: TestDatabase;
+let lite: Db;
+let liteDir: string;
+
+beforeAll(async () => {
+  pgDb = await createTestDatabase();
+  liteDir = await mkdtemp(path.join(os.tmpdir(), "sql-backends-"));
+  lite = await createPrisma({ dataDir: liteDir, databaseUrl: "" });
+  await lite.migrate();
+}, 120_000);
+
+afterAll(async () => {
+  await pgDb?.drop();
+  await lite?.close();
+  if (liteDir) await rm(liteDir, { recursive: true, force: true });
+});
+
+const backends: [string, () => { prisma: PrismaClient; sql: Sql }][] = [
+  ["pg pool", () => pgDb],
+  ["Prisma client", () => ({ prisma: pgDb.prisma, sql: prismaClientSql(pgDb.prisma) })],
+  ["PGlite", () => lite],
+];
+
+const startOf = (over: Partial<RunStart> = {}): RunStart => ({
+  id: randomUUID(),
+  toolName: "add",
+  toolSource: "builtin",
+  toolSpecHash: "h".repeat(64),
+  arguments: { a: 1, b: 2, text: "quote ' and \\ and \u00e9" },
+  timeoutMs: 5000,
+  startedAt: new Date(Date.now() - 25),
+  actor: "ada@example.com",
+  actorId: null,
+  tokenId: null,
+  agent: "default",
+  origin: "api",
+  clientName: "cli",
+  ...over,
+});
+
+describe.each(backends)("the run store and audit log on %s", (_name, backend) => {
+  it("stores a run's start and outcome with its audit entry; a second outcome is refused", async () => {
+    const { prisma, sql } = backend();
+    const audit = new AuditLog(prisma, sql);
+    const runs = new RunStore(prisma, { onFinal: runAuditHook(audit), lease: { owner: "me", ms: 30_000 }, sql });
+    const start = startOf();
+    await runs.start(start);
+    const running = await runs.get(start.id);
+    expect(running).toMatchObject({ status: "running", arguments: start.arguments, actor: start.actor, agent: "default", clientName: "cli", timeoutMs: 5000 });
+    const finishedAt = new Date();
+    const run = await runs.finish(start.id, start.startedAt, {
+      status: "success",
+      finishedAt,
+      content: [{ type: "text", text: "3" }],
+      structuredContent: { sum: 3 },
+      outputValid: true,
+    });
+    // What finish returns is what a later read returns.
+    expect(run).toEqual(await runs.get(start.id));
+    expect(run).toMatchObject({ status: "success", output: { content: [{ type: "text", text: "3" }], structuredContent: { sum: 3 } }, outputValid: true, finishedAt: finishedAt.toISOString() });
+    expect(run.durationMs).toBe(finishedAt.getTime() - start.startedAt.getTime());
+    await expect(runs.finish(start.id, start.startedAt, { status: "error", finishedAt: new Date(), error: { kind: "other", message: "late" } })).rejects.toMatchObject({ name: "RunNotRunningError" });
+    const entries = await prisma.auditEntry.findMany({ where: { action: "run" } });
+    expect(entries.filter((e) => (e.detail as { runId?: string }).runId === start.id)).toHaveLength(1);
+  });
+
+  it("records a rejected run in one write, and interrupts runs whose lease ended, each with its entry", async () => {
+    const { prisma, sql } = backend();
+    const audit = new AuditLog(prisma, sql);
+    const runs = new RunStore(prisma, { onFinal: runAuditHook(audit), lease: { owner: "gone", ms: 1 }, sql });
+    const rejected = await runs.record(startOf(), {
+      status: "rejected",
+      finishedAt: new Date(),
+      error: { kind: "invalid_args", message: "Invalid arguments: /a must be a number", fields: [{ path: "/a", message: "must be a number" }] },
+    });
+    expect(rejected).toEqual(await runs.get(rejected.id));
+    expect(rejected.error).toEqual({ kind: "invalid_args", message: "Invalid arguments: /a must be a number", details: [{ path: "/a", message: "must be a number" }] });
+    const stale = startOf();
+    await runs.start(stale);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await runs.expireLeases()).toBeGreaterThanOrEqual(1);
+    expect(await runs.get(stale.id)).toMatchObject({ status: "interrupted", error: { kind: "other" } });
+    expect((await audit.verify()).ok).toBe(true);
+  });
+
+  it("appends concurrent entries as one unbroken chain, with writes that need Prisma in the same batches", async () => {
+    const { prisma, sql } = backend();
+    const audit = new AuditLog(prisma, sql);
+    const runs = new RunStore(prisma, { onFinal: runAuditHook(audit), sql });
+    const starts = Array.from({ length: 12 }, () => startOf());
+    await Promise.all(starts.map((s) => runs.start(s)));
+    await Promise.all([
+      ...starts.map((s, i) =>
+        runs.finish(s.id, s.startedAt, { status: "success", finishedAt: new Date(), content: [] }, i % 3 ? undefined : async (tx) => {
+          // An `also` of the job queue runs in a Prisma transaction: its batch goes through Prisma.
+          await tx.$executeRaw`SELECT 1`;
+        }),
+      ),
+      audit.append({ actor: "ada@example.com", action: "export", target: "runs" }),
+    ]);
+    for (const s of starts) expect((await runs.get(s.id))?.status).toBe("success");
+    expect((await audit.verify()).ok).toBe(true);
+  });
+});
