@@ -3,6 +3,7 @@ import type { ContentBlock } from "../tools/output";
 import { isErrorNamed, isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
 import type { Run, RunOrigin, RunStatus } from "./types";
 import { whereSql, type RunFilter } from "./query";
+import { searchIds } from "./search";
 import { runStats, type ToolStats } from "./stats";
 import { purgeRuns, type PurgeReport } from "./retention";
 import type { RuntimeConfig } from "../config/schema";
@@ -11,6 +12,17 @@ import type { ConcurrencyLimit, QueuedTool } from "../queue/policy";
 export type { RunFilter };
 
 type RunRow = Prisma.RunGetPayload<object>;
+/** A run as the history reads it: every column but the search text. */
+type RunListRow = Omit<RunRow, "searchText">;
+
+/** The columns of RunListRow, named as Prisma names the fields (a raw query returns the same shape). */
+const RUN_COLUMNS = Prisma.raw(`id, tool_name AS "toolName", tool_source AS "toolSource", tool_spec_hash AS "toolSpecHash",
+  arguments, status::text AS status, error_kind::text AS "errorKind", error_message AS "errorMessage",
+  error_detail AS "errorDetail", error_fields AS "errorFields", content, structured_content AS "structuredContent",
+  output_valid AS "outputValid", output_errors AS "outputErrors", timeout_ms AS "timeoutMs", duration_ms AS "durationMs",
+  started_at AS "startedAt", finished_at AS "finishedAt", actor, agent, origin::text AS origin, client_name AS "clientName",
+  actor_id AS "actorId", token_id AS "tokenId", replay_of_id AS "replayOfId", owner, lease_until AS "leaseUntil",
+  shape_counted AS "shapeCounted", queued_at AS "queuedAt", priority, progress, retry_of_id AS "retryOfId", attempt`);
 
 export interface RunStart {
   id: string;
@@ -293,17 +305,25 @@ export class RunStore {
     return row?.errorDetail ?? null;
   }
 
-  /** Newest first, keyset-paged on (startedAt, id). */
+  /**
+   * Newest first, keyset-paged on (startedAt, id): one query on the indexes, whole rows. A text
+   * search (`q`) finds the ids first (search.ts: bounded whatever the number of runs), then reads them.
+   */
   async list(f: RunPage = {}): Promise<{ runs: Run[]; nextCursor: string | null }> {
     const limit = Math.min(Math.max(f.limit ?? 50, 1), 200);
     const cursor = f.cursor ? decodeCursor(f.cursor) : undefined;
-    // The filter runs as SQL on the indexes (ids only); the rows then come through Prisma.
-    const hits = await this.prisma.$queryRaw<{ id: string }[]>`
-      SELECT id FROM runs ${whereSql(f, cursor)} ORDER BY started_at DESC, id DESC LIMIT ${limit + 1}`;
-    const ids = hits.slice(0, limit).map((h) => h.id);
-    const rows = ids.length ? await this.prisma.run.findMany({ where: { id: { in: ids } } }) : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const page = ids.map((id) => byId.get(id)).filter((r): r is RunRow => r !== undefined);
+    let hits: RunListRow[];
+    if (f.q) {
+      const ids = await searchIds(this.prisma, { ...f, q: f.q }, cursor, limit + 1);
+      hits = ids.length
+        ? await this.prisma.$queryRaw<RunListRow[]>`
+            SELECT ${RUN_COLUMNS} FROM runs WHERE id = ANY(${ids}::uuid[]) ORDER BY started_at DESC, id DESC`
+        : [];
+    } else {
+      hits = await this.prisma.$queryRaw<RunListRow[]>`
+        SELECT ${RUN_COLUMNS} FROM runs ${whereSql(f, cursor)} ORDER BY started_at DESC, id DESC LIMIT ${limit + 1}`;
+    }
+    const page = hits.slice(0, limit);
     const nextCursor = hits.length > limit && page.length ? encodeCursor(page[page.length - 1]!) : null;
     return { runs: page.map(toRun), nextCursor };
   }
@@ -385,7 +405,7 @@ function isRecordNotFound(err: unknown): boolean {
   return false;
 }
 
-export function toRun(row: RunRow): Run {
+export function toRun(row: RunListRow): Run {
   const hasOutput = row.content !== null || row.structuredContent !== null;
   return {
     id: row.id,
