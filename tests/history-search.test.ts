@@ -98,6 +98,13 @@ describe("text search", () => {
     expect((await runs.list({ q: "beyond-the-cap" })).runs).toHaveLength(0);
   });
 
+  it("a page's runs are the runs get() reads (one raw query, every field)", async () => {
+    const page = await runs.list({ limit: 20 });
+    const found = await runs.list({ q: "needle-zqx" });
+    for (const r of [...page.runs, ...found.runs]) expect(r).toEqual(await runs.get(r.id));
+    expect(found.runs[0]).toMatchObject({ error: { kind: "provider", message: "Kaboom ÉCLAIR" }, arguments: { note: "The Needle-ZQX here" } });
+  });
+
   it("the API asks for 3 characters or more", () => {
     expect(RunFilterParams.safeParse({ q: "ab" }).error?.issues[0]?.message).toMatch(/at least 3 characters/);
     expect(RunFilterParams.safeParse({ q: "abc" }).success).toBe(true);

@@ -15,14 +15,21 @@ type RunRow = Prisma.RunGetPayload<object>;
 /** A run as the history reads it: every column but the search text. */
 type RunListRow = Omit<RunRow, "searchText">;
 
-/** The columns of RunListRow, named as Prisma names the fields (a raw query returns the same shape). */
-const RUN_COLUMNS = Prisma.raw(`id, tool_name AS "toolName", tool_source AS "toolSource", tool_spec_hash AS "toolSpecHash",
-  arguments, status::text AS status, error_kind::text AS "errorKind", error_message AS "errorMessage",
-  error_detail AS "errorDetail", error_fields AS "errorFields", content, structured_content AS "structuredContent",
-  output_valid AS "outputValid", output_errors AS "outputErrors", timeout_ms AS "timeoutMs", duration_ms AS "durationMs",
-  started_at AS "startedAt", finished_at AS "finishedAt", actor, agent, origin::text AS origin, client_name AS "clientName",
-  actor_id AS "actorId", token_id AS "tokenId", replay_of_id AS "replayOfId", owner, lease_until AS "leaseUntil",
-  shape_counted AS "shapeCounted", queued_at AS "queuedAt", priority, progress, retry_of_id AS "retryOfId", attempt`);
+/**
+ * The SQL of each RunListRow field, so a raw query returns rows of that shape. Typed as a record
+ * of every field: a column added to the Run model does not compile until it is listed here.
+ */
+const RUN_FIELDS: Record<keyof RunListRow, string> = {
+  id: "id", toolName: "tool_name", toolSource: "tool_source", toolSpecHash: "tool_spec_hash", arguments: "arguments",
+  status: "status::text", errorKind: "error_kind::text", errorMessage: "error_message", errorDetail: "error_detail",
+  errorFields: "error_fields", content: "content", structuredContent: "structured_content", outputValid: "output_valid",
+  outputErrors: "output_errors", timeoutMs: "timeout_ms", durationMs: "duration_ms", startedAt: "started_at",
+  finishedAt: "finished_at", actor: "actor", agent: "agent", origin: "origin::text", clientName: "client_name",
+  actorId: "actor_id", tokenId: "token_id", replayOfId: "replay_of_id", owner: "owner", leaseUntil: "lease_until",
+  shapeCounted: "shape_counted", queuedAt: "queued_at", priority: "priority", progress: "progress",
+  retryOfId: "retry_of_id", attempt: "attempt",
+};
+const RUN_COLUMNS = Prisma.raw(Object.entries(RUN_FIELDS).map(([field, sql]) => `${sql} AS "${field}"`).join(", "));
 
 export interface RunStart {
   id: string;
