@@ -3,7 +3,7 @@ import { cp, mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
+import { openPGlite } from "@/lib/db/pglite";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/tests/helpers/db";
@@ -158,7 +158,7 @@ describe("migrate on PGlite", () => {
   it("applies migrations to a persistent data dir through the same runner", async () => {
     const dataDir = await tempDir();
     const files = await readMigrations();
-    const pglite = new PGlite(dataDir);
+    const pglite = openPGlite(dataDir);
     try {
       expect((await migrate(pgliteRunner(pglite))).applied).toEqual(files.map((f) => f.name));
       expectAppliedRows((await pglite.query<Row>(ROWS)).rows, files);

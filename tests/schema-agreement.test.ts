@@ -10,7 +10,7 @@ describe("schema agreement", () => {
   it("the migrations produce exactly schema.prisma", async () => {
     const diff = await diffMigrationsToSchema();
     expect(diff.empty, `missing migration:\n${diff.sql}`).toBe(true);
-  });
+  }, 120_000); // the engine replays every migration into shadow PGlite databases, pg_trgm included
 
   it("the check is not vacuous: an empty migrations folder differs", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "tool-studio-diff-"));

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useEffectEvent, useRef, useState, useTransition } from "react";
-import { FILTER_KEYS, runsHref } from "@/lib/runs/filter-params";
+import { FILTER_KEYS, MIN_SEARCH, runsHref } from "@/lib/runs/filter-params";
 import { buttonClass } from "@/components/ui/button-styles";
 
 type Key = (typeof FILTER_KEYS)[number];
@@ -69,7 +69,9 @@ export function RunFilters({ options }: { options: Record<SelectKey, readonly st
   const change = (key: Key, value: string, debounce: boolean) => {
     const next = { ...values, [key]: value };
     setValues(next);
-    if (!debounce) apply(next);
+    // A text of 1 or 2 characters is not searched (the API asks for a trigram): wait for more.
+    if (key === "q" && value.length > 0 && value.length < MIN_SEARCH) clearTimeout(timer.current);
+    else if (!debounce) apply(next);
     else {
       clearTimeout(timer.current);
       timer.current = setTimeout(() => apply(next), TEXT_DEBOUNCE_MS);
@@ -122,6 +124,8 @@ export function RunFilters({ options }: { options: Record<SelectKey, readonly st
             apply(values);
           }
         }}
+        minLength={MIN_SEARCH}
+        title={`At least ${MIN_SEARCH} characters`}
         placeholder="Text in arguments or output…"
         aria-label="Text"
         className={`${input} min-w-0 flex-1 basis-56`}

@@ -4,13 +4,14 @@
 import "server-only";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
 import { dbTimeouts } from "./faults";
 import { migrate, pgliteRunner, pgRunner, type MigrateOptions, type MigrateResult } from "./migrate";
+import { openPGlite } from "./pglite";
 import { pgliteSql, pgSql, type Sql } from "./sql";
 
 export type DbKind = "pg" | "pglite";
@@ -72,7 +73,7 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
     opts.dataDir ?? process.env.STUDIO_DATA_DIR ?? "./data/pglite",
   );
   await mkdir(/*turbopackIgnore: true*/ dataDir, { recursive: true });
-  const db = new PGlite(dataDir);
+  const db = openPGlite(dataDir);
   await db.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
   return {

@@ -3,10 +3,11 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { defaultMigrationsDir, readMigrations } from "./migrate";
+import { openPGlite } from "./pglite";
 
 type Bg = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
 let engineModule: Promise<Bg> | undefined;
@@ -40,7 +41,7 @@ function pgliteFactory(main: PGlite, opened: PGlite[]): SqlMigrationAwareDriverA
     adapterName: base.adapterName,
     connect: () => base.connect(),
     async connectToShadowDb() {
-      const shadow = new PGlite();
+      const shadow = openPGlite();
       opened.push(shadow);
       const adapter = await new PrismaPGlite(shadow).connect();
       adapter.executeScript = async (script: string) => void (await shadow.exec(script));
@@ -73,7 +74,7 @@ export async function diffMigrationsToSchema(opts: SchemaDiffOptions = {}): Prom
   );
 
   const bg = await loadEngineModule();
-  const opened: PGlite[] = [new PGlite()];
+  const opened: PGlite[] = [openPGlite()];
   const engine = await bg.SchemaEngine.new(
     { datamodels: [[schemaPath, schema]] },
     () => {}, // engine tracing logs: not needed

@@ -4,6 +4,9 @@ import type { RunFilter } from "./query";
 import { RUN_ORIGINS, RUN_STATUSES } from "./types";
 import { cleanQuery } from "../url/clean-query";
 
+/** The shortest `q` (text search) the API accepts: a trigram (shorter terms have none for the index to look up). */
+export const MIN_SEARCH = 3;
+
 const date = z
   .string()
   .min(1)
@@ -27,7 +30,7 @@ export const RunFilterParams = z.object({
   actor: z.string().min(1).optional(),
   since: date.optional(),
   until: date.optional(),
-  q: z.string().min(1).max(200).optional(),
+    q: z.string().min(MIN_SEARCH, `must be at least ${MIN_SEARCH} characters: the text search looks for trigrams`).max(200).optional(),
 });
 
 export const FILTER_KEYS = ["tool", "source", "status", "errorKind", "origin", "actor", "since", "until", "q"] as const;

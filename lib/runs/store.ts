@@ -4,6 +4,7 @@ import type { ContentBlock } from "../tools/output";
 import { isErrorNamed, isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
 import type { Run, RunOrigin, RunStatus } from "./types";
 import { whereSql, type RunFilter } from "./query";
+import { searchIds } from "./search";
 import { runStats, type ToolStats } from "./stats";
 import { purgeRuns, type PurgeReport } from "./retention";
 import type { RuntimeConfig } from "../config/schema";
@@ -12,6 +13,24 @@ import type { ConcurrencyLimit, QueuedTool } from "../queue/policy";
 export type { RunFilter };
 
 type RunRow = Prisma.RunGetPayload<object>;
+/** A run as the history reads it: every column but the search text. */
+type RunListRow = Omit<RunRow, "searchText">;
+
+/**
+ * The SQL of each RunListRow field, so a raw query returns rows of that shape. Typed as a record
+ * of every field: a column added to the Run model does not compile until it is listed here.
+ */
+const RUN_FIELDS: Record<keyof RunListRow, string> = {
+  id: "id", toolName: "tool_name", toolSource: "tool_source", toolSpecHash: "tool_spec_hash", arguments: "arguments",
+  status: "status::text", errorKind: "error_kind::text", errorMessage: "error_message", errorDetail: "error_detail",
+  errorFields: "error_fields", content: "content", structuredContent: "structured_content", outputValid: "output_valid",
+  outputErrors: "output_errors", timeoutMs: "timeout_ms", durationMs: "duration_ms", startedAt: "started_at",
+  finishedAt: "finished_at", actor: "actor", agent: "agent", origin: "origin::text", clientName: "client_name",
+  actorId: "actor_id", tokenId: "token_id", replayOfId: "replay_of_id", owner: "owner", leaseUntil: "lease_until",
+  shapeCounted: "shape_counted", queuedAt: "queued_at", priority: "priority", progress: "progress",
+  retryOfId: "retry_of_id", attempt: "attempt",
+};
+const RUN_COLUMNS = Prisma.raw(Object.entries(RUN_FIELDS).map(([field, sql]) => `${sql} AS "${field}"`).join(", "));
 
 export interface RunStart {
   id: string;
@@ -102,7 +121,7 @@ export class RunStore {
   }
 
   /** A final write, its hook and `also` commit together or not at all. */
-  private async final(write: (sql: SqlClient) => Promise<RunRow>, also?: InFinalTransaction): Promise<Run> {
+  private async final(write: (sql: SqlClient) => Promise<RunListRow>, also?: InFinalTransaction): Promise<Run> {
     const hook = this.opts.onFinal;
     const both = async (tx: FinalTx) => {
       const row = await write(tx.sql);
@@ -294,17 +313,25 @@ export class RunStore {
     return row?.errorDetail ?? null;
   }
 
-  /** Newest first, keyset-paged on (startedAt, id). */
+  /**
+   * Newest first, keyset-paged on (startedAt, id): one query on the indexes, whole rows. A text
+   * search (`q`) finds the ids first (search.ts: bounded whatever the number of runs), then reads them.
+   */
   async list(f: RunPage = {}): Promise<{ runs: Run[]; nextCursor: string | null }> {
     const limit = Math.min(Math.max(f.limit ?? 50, 1), 200);
     const cursor = f.cursor ? decodeCursor(f.cursor) : undefined;
-    // The filter runs as SQL on the indexes (ids only); the rows then come through Prisma.
-    const hits = await this.prisma.$queryRaw<{ id: string }[]>`
-      SELECT id FROM runs ${whereSql(f, cursor)} ORDER BY started_at DESC, id DESC LIMIT ${limit + 1}`;
-    const ids = hits.slice(0, limit).map((h) => h.id);
-    const rows = ids.length ? await this.prisma.run.findMany({ where: { id: { in: ids } } }) : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const page = ids.map((id) => byId.get(id)).filter((r): r is RunRow => r !== undefined);
+    let hits: RunListRow[];
+    if (f.q) {
+      const ids = await searchIds(this.prisma, { ...f, q: f.q }, cursor, limit + 1);
+      hits = ids.length
+        ? await this.prisma.$queryRaw<RunListRow[]>`
+            SELECT ${RUN_COLUMNS} FROM runs WHERE id = ANY(${ids}::uuid[]) ORDER BY started_at DESC, id DESC`
+        : [];
+    } else {
+      hits = await this.prisma.$queryRaw<RunListRow[]>`
+        SELECT ${RUN_COLUMNS} FROM runs ${whereSql(f, cursor)} ORDER BY started_at DESC, id DESC LIMIT ${limit + 1}`;
+    }
+    const page = hits.slice(0, limit);
     const nextCursor = hits.length > limit && page.length ? encodeCursor(page[page.length - 1]!) : null;
     return { runs: page.map(toRun), nextCursor };
   }
@@ -388,16 +415,12 @@ export class RunNotRunningError extends Error {
 
 // ---- the plain-SQL statements of a run (lib/db/sql.ts): its row, and its final state.
 
-/** Every column of `runs` a Run is made of (RETURNING these, not `*`: no wider column comes back). */
-const RUN_COLUMNS = [
-  "id", "tool_name", "tool_source", "tool_spec_hash", "arguments", "status", "error_kind", "error_message", "error_detail", "error_fields",
-  "content", "structured_content", "output_valid", "output_errors", "timeout_ms", "duration_ms", "started_at", "finished_at", "actor", "agent",
-  "origin", "client_name", "actor_id", "token_id", "replay_of_id", "owner", "lease_until", "shape_counted", "queued_at", "priority", "progress",
-  "retry_of_id", "attempt",
-] as const;
-const RETURNING = `RETURNING ${RUN_COLUMNS.join(", ")}`;
+/** The columns of a Run, named as RunListRow's fields (RETURNING these, not `*`: not the search text). */
+const RETURNING = `RETURNING ${Object.entries(RUN_FIELDS)
+  .map(([field, sql]) => `${sql} AS "${field}"`)
+  .join(", ")}`;
 
-type RawRun = Record<(typeof RUN_COLUMNS)[number], unknown>;
+type RawRun = RunListRow;
 
 /** Each column's cast: the three back ends of lib/db/sql.ts are sent text, JSON and times alike. */
 const CASTS: Record<string, string> = {
@@ -435,7 +458,7 @@ function outcomeColumns(o: RunOutcome, since: Date): [string[], unknown[]] {
 }
 
 /** Stores an outcome on a run still in status `from`; RunNotRunningError when it is not (finished meanwhile, or never written). */
-async function finalUpdate(sql: SqlClient, id: string, from: "running" | "queued", o: RunOutcome, since: Date): Promise<RunRow> {
+async function finalUpdate(sql: SqlClient, id: string, from: "running" | "queued", o: RunOutcome, since: Date): Promise<RunListRow> {
   const [cols, params] = outcomeColumns(o, since);
   const set = cols.map((c, i) => `${c} = $${i + 3}${CASTS[c] ?? ""}`).join(", ");
   const [row] = await sql.query<RawRun>(`UPDATE runs SET ${set} WHERE id = $1::uuid AND status = $2::"RunStatus" ${RETURNING}`, [id, from, ...params]);
@@ -444,46 +467,10 @@ async function finalUpdate(sql: SqlClient, id: string, from: "running" | "queued
 }
 
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** A row read through plain SQL, as Prisma would have returned it. */
-function fromRaw(r: RawRun): RunRow {
-  return {
-    id: String(r.id),
-    toolName: String(r.tool_name),
-    toolSource: String(r.tool_source),
-    toolSpecHash: String(r.tool_spec_hash),
-    arguments: r.arguments as RunRow["arguments"],
-    status: r.status as RunRow["status"],
-    errorKind: r.error_kind as RunRow["errorKind"],
-    errorMessage: str(r.error_message),
-    errorDetail: str(r.error_detail),
-    errorFields: r.error_fields as RunRow["errorFields"],
-    content: r.content as RunRow["content"],
-    structuredContent: r.structured_content as RunRow["structuredContent"],
-    outputValid: r.output_valid === null || r.output_valid === undefined ? null : Boolean(r.output_valid),
-    outputErrors: r.output_errors as RunRow["outputErrors"],
-    timeoutMs: int(r.timeout_ms),
-    durationMs: int(r.duration_ms),
-    startedAt: date(r.started_at)!,
-    finishedAt: date(r.finished_at),
-    actor: String(r.actor),
-    agent: str(r.agent),
-    origin: r.origin as RunRow["origin"],
-    clientName: str(r.client_name),
-    actorId: str(r.actor_id),
-    tokenId: str(r.token_id),
-    replayOfId: str(r.replay_of_id),
-    owner: str(r.owner),
-    leaseUntil: date(r.lease_until),
-    shapeCounted: Boolean(r.shape_counted),
-    queuedAt: date(r.queued_at),
-    priority: int(r.priority),
-    progress: r.progress as RunRow["progress"],
-    retryOfId: str(r.retry_of_id),
-    attempt: int(r.attempt),
-  };
+/** A row read through plain SQL: its times as Dates whichever back end read it (lib/db/sql.ts). */
+function fromRaw(r: RawRun): RunListRow {
+  return { ...r, startedAt: date(r.startedAt)!, finishedAt: date(r.finishedAt), leaseUntil: date(r.leaseUntil), queuedAt: date(r.queuedAt) };
 }
 
 /** Prisma's "no record matched the where" (P2025), through any wrapping. */
@@ -495,7 +482,7 @@ function isRecordNotFound(err: unknown): boolean {
   return false;
 }
 
-export function toRun(row: RunRow): Run {
+export function toRun(row: RunListRow): Run {
   const hasOutput = row.content !== null || row.structuredContent !== null;
   return {
     id: row.id,
