@@ -124,7 +124,7 @@ test("keyboard only: find a tool, fill nested fields, an array and a select, get
   await tabTo(page, page.getByTestId("show-json-editor"));
   await expectFocusRing(page);
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("json-editor").locator(".monaco-editor").first()).toBeVisible();
+  await expect(page.getByTestId("json-editor").locator(".monaco-editor").first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("hide-json-editor")).toBeFocused();
 
   // ...and Run with the button this time (through the JSON editor, which lets Tab go with Ctrl+M).

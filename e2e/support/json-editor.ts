@@ -8,5 +8,6 @@ export async function showJsonEditor(page: Page) {
   const show = page.getByTestId("show-json-editor");
   await expect(show.or(page.getByTestId("hide-json-editor"))).toBeVisible();
   if (await show.isVisible()) await show.click();
-  await expect(page.getByTestId("json-editor").locator(".monaco-editor").first()).toBeVisible();
+  // Monaco is about 5 MB of script to fetch and compile: on a busy 2-core machine that takes a while.
+  await expect(page.getByTestId("json-editor").locator(".monaco-editor").first()).toBeVisible({ timeout: 60_000 });
 }
