@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { showJsonEditor } from "./support/json-editor";
 import { fillCreateEventRequired } from "./support/create-event";
 
 // WCAG 2.2 AA, checked by axe on every page, in both themes, at a desktop and a phone size, with
@@ -155,7 +156,7 @@ const PAGES: PageCase[] = [
       await page.locator("#root_attendees_0_email").fill("ada@example.com");
       await page.locator('[id="root_tags__add"]').click();
       await page.locator("#root_tags_0").fill("design");
-      await expect(page.getByTestId("json-editor")).toContainText('"design"');
+      await expect(page.getByTestId("json-preview")).toContainText('"design"');
       await page.getByTestId("run-button").click();
       await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
     },
@@ -188,7 +189,7 @@ const PAGES: PageCase[] = [
     name: "tool page: json_query run again with long unbroken strings (URL, id, base64)",
     async open(page, f) {
       await page.goto(`/tools/json_query?fromRun=${f.longRunId}`);
-      await expect(page.getByTestId("json-editor")).toContainText("signature");
+      await expect(page.getByTestId("json-preview")).toContainText("signature");
       await page.getByTestId("run-button").click();
       await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
     },
@@ -252,8 +253,11 @@ const PAGES: PageCase[] = [
       async open(page) {
         await page.goto(`/${name}`);
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-        // The config editor (Monaco, loaded lazily) is checked drawn, comments and all.
-        if (name === "settings") await expect(page.locator(".monaco-editor .view-line").first()).toBeVisible();
+        // The config editor (Monaco, fetched when shown) is checked drawn, comments and all.
+        if (name === "settings") {
+          await showJsonEditor(page);
+          await expect(page.locator(".monaco-editor .view-line").first()).toBeVisible();
+        }
       },
     }),
   ),

@@ -77,7 +77,7 @@ test("a value that left the domain is flagged and rejected by the server with th
   const stale = page.getByTestId("domain-target").getByTestId("stale-value");
   await expect(stale).toContainText("@diego");
   await expect(stale).toContainText("no longer a choice");
-  await expect(page.getByTestId("json-editor")).toContainText("@diego"); // kept, not silently dropped
+  await expect(page.getByTestId("json-preview")).toContainText("@diego"); // kept, not silently dropped
 
   await page.getByTestId("run-button").click();
   const output = page.getByTestId("run-output");

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { showJsonEditor } from "./support/json-editor";
 import { fillCreateEventRequired } from "./support/create-event";
 
 // The parameter form sends exactly what the user set (issue 14, items 1 and 2): optional fields
@@ -10,6 +11,7 @@ async function shot(page: Page, name: string) {
 
 /** Replaces the JSON editor's text (Monaco auto-closes brackets as it types: drop what it added). */
 async function typeJson(page: Page, text: string) {
+  await showJsonEditor(page);
   await page.getByTestId("json-editor").locator(".monaco-editor").first().click();
   await page.keyboard.press("ControlOrMeta+A");
   await page.keyboard.insertText(text);
@@ -40,7 +42,7 @@ test("create_event from the form, touching only required fields, sends only thos
   await expect(page.locator('[id="root_attendees_0_role"] option:checked')).toHaveText("— (default: attendee)");
 
   await fillCreateEventRequired(page);
-  const editor = page.getByTestId("json-editor");
+  const editor = page.getByTestId("json-preview");
   await expect(editor).toContainText('"Lisbon"');
   await expect(page.getByTestId("json-state")).toHaveText("in sync with the form");
   for (const key of ["priority", "durationMinutes", "notify", "role", "tags", "notes", "repeat"]) await expect(editor).not.toContainText(`"${key}"`);
@@ -83,7 +85,7 @@ test("pasted JSON without optional keys is sent exactly as pasted, and picks the
 
 test("optional fields set from the form clear back to unset (select, number, boolean, text, array)", async ({ page }) => {
   await page.goto("/tools/create_event");
-  const editor = page.getByTestId("json-editor");
+  const editor = page.getByTestId("json-preview");
   const priority = page.locator('[id="root_priority"]');
   await priority.selectOption({ label: "high" });
   await expect(editor).toContainText('"priority": "high"');
@@ -221,7 +223,7 @@ test("array items are labelled by their title and position", async ({ page }) =>
 
 test("if/then/else: occurrences appear when the event repeats and go when it does not", async ({ page, request }) => {
   await page.goto("/tools/create_event");
-  const editor = page.getByTestId("json-editor");
+  const editor = page.getByTestId("json-preview");
   await expect(page.locator("#root_occurrences")).toHaveCount(0);
   const repeat = page.locator('[id="root_repeat"]');
   await repeat.selectOption({ label: "weekly" });

@@ -118,9 +118,16 @@ test("keyboard only: find a tool, fill nested fields, an array and a select, get
   await expectFocusRing(page);
   await page.keyboard.press("Enter");
   await typeInto("root_tags_0", "design");
-  await expect(page.getByTestId("json-editor")).toContainText('"design"');
+  await expect(page.getByTestId("json-preview")).toContainText('"design"');
 
-  // Run with the button this time (through the JSON editor, which lets Tab go with Ctrl+M).
+  // Show the JSON editor from the keyboard (Monaco is fetched only then)...
+  await tabTo(page, page.getByTestId("show-json-editor"));
+  await expectFocusRing(page);
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("json-editor").locator(".monaco-editor").first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("hide-json-editor")).toBeFocused();
+
+  // ...and Run with the button this time (through the JSON editor, which lets Tab go with Ctrl+M).
   const runButton = page.getByTestId("run-button");
   await tabTo(page, runButton);
   await expectFocusRing(page);

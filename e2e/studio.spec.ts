@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { showJsonEditor } from "./support/json-editor";
 
 // The whole slice in a real browser: list -> tool -> form -> run -> history -> run again.
 
@@ -54,7 +55,7 @@ test("fill a rich form (nested object, oneOf, array of objects), run it, find it
   await page.locator("#root_tags_0").fill("design");
 
   // the JSON editor follows the form, and unset optional fields are not sent
-  const editor = page.getByTestId("json-editor");
+  const editor = page.getByTestId("json-preview");
   await expect(editor).toContainText('"Design review"');
   await expect(editor).toContainText('"design"');
   await expect(editor).not.toContainText('"notes"');
@@ -108,6 +109,7 @@ test("a chart run shows the PNG inline; open in form restores the arguments", as
 
 test("typing JSON updates the form; invalid arguments are rejected with field errors", async ({ page }) => {
   await page.goto("/tools/add");
+  await showJsonEditor(page);
   const editor = page.getByTestId("json-editor").locator(".monaco-editor").first();
   await editor.click();
   await page.keyboard.press("ControlOrMeta+A");
@@ -159,6 +161,7 @@ test("a failing tool shows its error kind; the history lists it", async ({ page 
 test("a tool defined at run time in the config runs like any other", async ({ page }) => {
   await page.goto("/tools/order_total");
   await expect(page.getByText("runtime").first()).toBeVisible();
+  await showJsonEditor(page);
   const editor = page.getByTestId("json-editor").locator(".monaco-editor").first();
   await editor.click();
   await page.keyboard.press("ControlOrMeta+A");

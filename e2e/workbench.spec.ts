@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { showJsonEditor } from "./support/json-editor";
 import { fillCreateEventRequired } from "./support/create-event";
 
 // The workbench while a run is in flight and after it, compare with media, and Settings' save
@@ -113,6 +114,7 @@ test("settings: a refused save says so beside Save, with the refused line highli
   test.setTimeout(120_000);
   await page.goto("/settings");
   await expect(page.getByTestId("live-status")).toHaveText("live");
+  await showJsonEditor(page);
   const line = original.split("\n").findIndex((l) => l.includes('"alias": "ops",')) + 1;
   // `"alias": "ops",` becomes `"alias": 42,` (no quotes typed: Monaco's completion would take them).
   await endOfLine(page, line);

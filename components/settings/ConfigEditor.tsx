@@ -1,5 +1,4 @@
 "use client";
-import dynamic from "next/dynamic";
 import { useMemo } from "react";
 import { RotateCcw, Save, HardDriveDownload, AlertTriangle, CheckCircle2, XCircle } from "lucide-react";
 import type { ConfigError, ConfigIssue } from "@/lib/config/store";
@@ -10,16 +9,15 @@ import { Card } from "@/components/ui/Card";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
 import { reportError } from "@/components/ui/report-error";
+import { useRememberedShown } from "@/components/ui/use-remembered-shown";
+import { JsonPreview, LazyJsonEditor, ShowEditorButton } from "@/components/workbench/LazyJsonEditor";
 import { ConfigSummary } from "./ConfigSummary";
 import { useConfigSync, type ConfigSnapshot, type SaveProblem } from "./use-config-sync";
 
 export type { ConfigSnapshot } from "./use-config-sync";
 export { ConfigSummary } from "./ConfigSummary";
 
-const JsonEditor = dynamic(() => import("@/components/workbench/JsonEditor"), {
-  ssr: false,
-  loading: () => <div className="h-[620px] animate-pulse rounded-md border bg-muted/50" />,
-});
+const EDITOR_ID = "config-text";
 
 // The model lives at config/studio.jsonc, so the file's own `"$schema": "../public/schemas/…"`
 // resolves to the URI the schema is registered under, and Monaco validates with it offline.
@@ -36,6 +34,8 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
   const { server, text, setText, dirty, saving, problem, newerOnDisk, savedAt, live, save, loadFromDisk, revert } = useConfigSync(initial, { canSave });
   // The refused lines, highlighted in the editor (a new array only when the problem changes).
   const problems = useMemo(() => problem?.details ?? [], [problem]);
+  // The text shows at once; the editor (Monaco, fetched when first shown) on request, then remembered.
+  const [editorShown, setEditorShown] = useRememberedShown("studio.configEditor");
 
   return (
     <div className="space-y-4" data-testid="config-editor">
@@ -64,6 +64,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
           actions={
             <>
               <SaveStatus saving={saving} problem={problem} saved={savedAt !== null ? short(server.version) : null} />
+              <ShowEditorButton shown={editorShown} onShown={setEditorShown} controls={EDITOR_ID} showLabel={canSave ? "Edit" : "Open in the editor"} />
               <button type="button" className={buttonClass.secondary} onClick={revert} disabled={!dirty || saving} data-testid="config-revert">
                 <RotateCcw className="size-3.5" /> Revert
               </button>
@@ -106,7 +107,13 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
               </div>
             )}
 
-            <JsonEditor label="Runtime config (JSONC)" value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} readOnly={!canSave} problems={problems} />
+            <div id={EDITOR_ID}>
+              {editorShown ? (
+                <LazyJsonEditor label="Runtime config (JSONC)" value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} readOnly={!canSave} problems={problems} />
+              ) : (
+                <JsonPreview text={text} label="Runtime config (JSONC), read-only" maxHeight={620} />
+              )}
+            </div>
 
             <div className="flex flex-wrap items-center gap-2 text-[12px] text-muted-foreground">
               {canSave ? (

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import Editor, { type OnMount } from "@monaco-editor/react";
 import { monaco } from "./monaco-setup";
 
-type Props = {
+export type JsonEditorProps = {
   /** The value to show; pushed into the editor only when it differs from what is typed there. */
   value: string;
   onChange(text: string): void;
@@ -46,7 +46,7 @@ function useDarkMode(): boolean {
 }
 
 /** Monaco JSON editor, uncontrolled (a controlled value drops keystrokes), kept in sync by diffing. */
-export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly, jsonc, schemaUri, label = "JSON editor", problems }: Props) {
+export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly, jsonc, schemaUri, label = "JSON editor", problems }: JsonEditorProps) {
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
   const [mounted, setMounted] = useState(false);
   const onRunRef = useRef(onRun);

@@ -1,7 +1,8 @@
 "use client";
 import { forwardRef, useMemo } from "react";
-import Form from "@rjsf/shadcn";
+import { withTheme } from "@rjsf/core";
 import type CoreForm from "@rjsf/core";
+import Templates from "@rjsf/shadcn/lib/Templates/index.js";
 import type { RJSFSchema, UiSchema, ErrorSchema, Experimental_DefaultFormStateBehavior } from "@rjsf/utils";
 import { InterpretingValidator } from "@/lib/forms/validator";
 import { SelectWidget } from "./widgets/SelectWidget";
@@ -11,10 +12,14 @@ import { BaseInputTemplate } from "./templates/BaseInputTemplate";
 import { FieldTemplate } from "./templates/FieldTemplate";
 import { ObjectFieldTemplate } from "./templates/ObjectFieldTemplate";
 import { JsonValueField } from "./fields/JsonValueField";
+import { themeWidgets } from "./widgets/theme-widgets";
 import type { DomainFormContext } from "./domain-options";
 
 // Not Ajv: the page's CSP forbids the code generation Ajv compiles schemas with (see the class).
 const validator = new InterpretingValidator();
+
+// The shadcn theme assembled here rather than imported whole (see theme-widgets).
+const Form = withTheme({ templates: Templates, widgets: themeWidgets });
 
 const widgets = { SelectWidget, CheckboxWidget, domain: DomainSelectWidget };
 const templates = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate };

@@ -1,8 +1,7 @@
 "use client";
-import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
 import { Loader2, Play, Square, RotateCcw, ShieldX } from "lucide-react";
 import { takesNoArguments } from "@/lib/forms/no-arguments";
@@ -10,10 +9,10 @@ import { pruneUnset } from "@/lib/forms/prune";
 import type { Run } from "@/lib/runs/types";
 import type { FieldError } from "@/lib/tools/errors";
 import type { ToolSpec } from "@/lib/tools/spec";
-import { RunOutput } from "@/components/runs/RunOutput";
 import { RunTable } from "@/components/runs/RunTable";
 import type { Allowance } from "@/components/ui/permission";
 import { Card } from "@/components/ui/Card";
+import { LoadBoundary } from "@/components/ui/LoadBoundary";
 import { ConfirmDestructive } from "@/components/ui/ConfirmDestructive";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -23,11 +22,16 @@ import { AgentPicker, useDomainOptions } from "./use-domain-options";
 import { domainUiSchema } from "./domain-options";
 import { readRunStream, RunRequestError, type Progress } from "./run-stream";
 import { reportError } from "@/components/ui/report-error";
+import { useRememberedShown } from "@/components/ui/use-remembered-shown";
+import { JsonPreview, LazyJsonEditor, ShowEditorButton } from "./LazyJsonEditor";
 
-const JsonEditor = dynamic(() => import("./JsonEditor"), {
-  ssr: false,
-  loading: () => <div className="h-[360px] animate-pulse rounded-md border bg-muted/50" />,
-});
+const JSON_PANEL_ID = "tool-json-editor";
+
+// The result viewers (JSON, images, resources, their dialogs) are needed only once a run ends:
+// fetched when a run starts, not with the page. One promise, so the run's start and the render share it.
+let runOutputChunk: Promise<{ default: typeof import("@/components/runs/RunOutput").RunOutput }> | undefined;
+const loadRunOutput = () => (runOutputChunk ??= import("@/components/runs/RunOutput").then((m) => ({ default: m.RunOutput })));
+const RunOutput = lazy(loadRunOutput);
 
 type Props = {
   tool: ToolSpec;
@@ -121,6 +125,8 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
   const [formData, setFormData] = useState<unknown>(initialArgs);
   const [args, setArgs] = useState<unknown>(initialArgs);
   const [jsonText, setJsonText] = useState(() => pretty(initialArgs));
+  // Hidden until asked for (then remembered): Monaco is fetched only once it is shown.
+  const [jsonShown, setJsonShown] = useRememberedShown("studio.toolJsonEditor");
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [timeoutSec, setTimeoutSec] = useState<number>(Math.round((tool.timeoutMs ?? 30_000) / 1000));
   const [running, setRunning] = useState<InFlight | null>(null);
@@ -223,6 +229,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
     setFailure(null);
     setExtraErrors(undefined);
     setAnnouncement(`Running ${tool.name}…`);
+    loadRunOutput().catch(() => {
+      runOutputChunk = undefined; // shown in the result panel when it renders; try again then
+    });
     try {
       const res = await fetch(`/api/tools/${encodeURIComponent(tool.name)}/run`, {
         method: "POST",
@@ -316,8 +325,23 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
             </div>
           )}
         </Card>
-        <Card className="self-start lg:sticky lg:top-16" title="Arguments (JSON)" actions={blocked ? <span className="text-[12px] text-destructive" role="status">{blocked}</span> : <span className="text-[12px] text-muted-foreground" data-testid="json-state">{exact ? "sent exactly as written" : "in sync with the form"}</span>}>
-          <JsonEditor label="Arguments (JSON)" value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={requestRun} height={420} />
+        <Card
+          className="self-start lg:sticky lg:top-16"
+          title="Arguments (JSON)"
+          actions={
+            <>
+              {blocked ? <span className="text-[12px] text-destructive" role="status">{blocked}</span> : <span className="text-[12px] text-muted-foreground" data-testid="json-state">{exact ? "sent exactly as written" : "in sync with the form"}</span>}
+              <ShowEditorButton shown={jsonShown} onShown={setJsonShown} controls={JSON_PANEL_ID} />
+            </>
+          }
+        >
+          <div id={JSON_PANEL_ID}>
+            {jsonShown ? (
+              <LazyJsonEditor label="Arguments (JSON)" value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={requestRun} height={420} />
+            ) : (
+              <JsonPreview text={jsonText} label="Arguments (JSON), read-only" maxHeight={420} />
+            )}
+          </div>
         </Card>
       </div>
 
@@ -372,7 +396,11 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
             {running ? (
               <InFlightRun tool={tool.name} runId={running.runId} elapsed={elapsed} progress={progress} />
             ) : run ? (
-              <RunOutput run={run} readAccess={readAccess} />
+              <LoadBoundary key={run.id} what="the result view" fallback={(e) => <p role="alert" className="text-destructive">The result view could not load ({e.message}); the run is stored: <Link href={`/runs/${run.id}`} className="underline">open run {run.id.slice(0, 8)}</Link>.</p>}>
+                <Suspense fallback={<p className="text-muted-foreground" role="status">Loading the result…</p>}>
+                  <RunOutput run={run} readAccess={readAccess} />
+                </Suspense>
+              </LoadBoundary>
             ) : (!failure && <p className="text-muted-foreground">{canRun ? "Fill the form (or the JSON) and press Run. The result and its run record appear here." : "You can fill the form and look at the arguments; running needs a role you do not have."}</p>
             )}
           </div>

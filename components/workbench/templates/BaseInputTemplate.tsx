@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useRef } from "react";
 import type { BaseInputTemplateProps } from "@rjsf/utils";
-import { Templates } from "@rjsf/shadcn";
+import Templates from "@rjsf/shadcn/lib/Templates/index.js";
 import { defaultHint } from "@/lib/forms/hints";
 
 const ThemeInput = Templates.BaseInputTemplate!;

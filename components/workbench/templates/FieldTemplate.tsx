@@ -1,7 +1,7 @@
 "use client";
 import type { FieldTemplateProps } from "@rjsf/utils";
 import { getUiOptions } from "@rjsf/utils";
-import { Templates } from "@rjsf/shadcn";
+import Templates from "@rjsf/shadcn/lib/Templates/index.js";
 import { itemLabel } from "@/lib/forms/hints";
 
 const ThemeFieldTemplate = Templates.FieldTemplate!;

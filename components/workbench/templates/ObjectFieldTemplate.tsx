@@ -1,7 +1,7 @@
 "use client";
 import type { ObjectFieldTemplateProps } from "@rjsf/utils";
 import { getUiOptions } from "@rjsf/utils";
-import { Templates } from "@rjsf/shadcn";
+import Templates from "@rjsf/shadcn/lib/Templates/index.js";
 import { itemLabel } from "@/lib/forms/hints";
 
 const ThemeObjectFieldTemplate = Templates.ObjectFieldTemplate!;

@@ -2,7 +2,7 @@
 import { useEffect, useRef } from "react";
 import type { WidgetProps } from "@rjsf/utils";
 import { ariaDescribedByIds, descriptionId, getTemplate } from "@rjsf/utils";
-import { Widgets } from "@rjsf/shadcn";
+import ThemeCheckboxWidget from "@rjsf/shadcn/lib/CheckboxWidget/index.js";
 import { defaultHint } from "@/lib/forms/hints";
 
 /**
@@ -17,7 +17,7 @@ export function CheckboxWidget(props: WidgetProps) {
   useEffect(() => {
     if (box.current) box.current.indeterminate = unset;
   }, [unset]);
-  if (required) return <Widgets.CheckboxWidget {...props} />;
+  if (required) return <ThemeCheckboxWidget {...props} />;
   const hint = defaultHint(schema);
   const description = options.description || schema.description;
   const DescriptionFieldTemplate = getTemplate("DescriptionFieldTemplate", registry, options);

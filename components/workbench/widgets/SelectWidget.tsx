@@ -1,7 +1,7 @@
 "use client";
 import type { WidgetProps } from "@rjsf/utils";
 import { ariaDescribedByIds, enumOptionsIndexForValue, enumOptionsValueForIndex } from "@rjsf/utils";
-import { Widgets } from "@rjsf/shadcn";
+import { MultiSelectWidget } from "./theme-widgets";
 import { defaultHint } from "@/lib/forms/hints";
 
 /**
@@ -14,7 +14,7 @@ const VARIANT_SELECTOR = /__(one|any)of_select$/;
 
 export function SelectWidget(props: WidgetProps) {
   const { id, options, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors = [], multiple, placeholder, label, schema } = props;
-  if (multiple) return <Widgets.SelectWidget {...props} />;
+  if (multiple) return <MultiSelectWidget {...props} />;
   const { enumOptions = [], enumDisabled, emptyValue } = options;
   const index = enumOptionsIndexForValue(value, enumOptions, false);
   const selected = typeof index === "string" ? index : "";
