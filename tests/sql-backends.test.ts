@@ -116,4 +116,17 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
     for (const s of starts) expect((await runs.get(s.id))?.status).toBe("success");
     expect((await audit.verify()).ok).toBe(true);
   });
+
+  it("writes starts made together in one INSERT; a bad one fails alone", async () => {
+    const { prisma, sql } = backend();
+    const runs = new RunStore(prisma, { sql });
+    const good = Array.from({ length: 6 }, () => startOf());
+    // replayOf names a run that does not exist: the foreign key refuses this row, and only it.
+    const bad = startOf({ replayOf: randomUUID() });
+    const results = await Promise.allSettled([...good.slice(0, 3), bad, ...good.slice(3)].map((s) => runs.start(s)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+    for (const s of good) expect((await runs.get(s.id))?.status).toBe("running");
+    expect(await runs.get(bad.id)).toBeNull();
+  });
 });
+

@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from "../db/generated/client";
+import { isDatabaseUnavailable } from "../db/faults";
 import { prismaClientSql, prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
 import type { ContentBlock } from "../tools/output";
 import { isErrorNamed, isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
@@ -163,7 +164,36 @@ export class RunStore {
     const [cols, params] = startColumns(r);
     cols.push("status", "owner", "lease_until");
     params.push("running", lease?.owner ?? null, lease ? new Date(Date.now() + lease.ms).toISOString() : null);
-    await this.sql.exec(`INSERT INTO runs (${cols.join(", ")}) VALUES (${placeholders(cols)})`, params);
+    return new Promise<void>((resolve, reject) => {
+      this.starting.push({ cols, params, resolve, reject });
+      // Starts made together (concurrent requests) share one INSERT and one commit.
+      if (this.starting.length === 1) queueMicrotask(() => this.writeStarts());
+    });
+  }
+
+  /** Starts waiting for their INSERT (see start). */
+  private starting: { cols: string[]; params: unknown[]; resolve(): void; reject(err: unknown): void }[] = [];
+
+  /**
+   * Writes every start queued so far as one multi-row INSERT; a batch that fails is written row
+   * by row, so one bad row (a replayOf of a run that is gone) fails only its own start.
+   */
+  private writeStarts(): void {
+    const batch = this.starting.splice(0, 500);
+    if (this.starting.length) queueMicrotask(() => this.writeStarts());
+    const insert = (rows: typeof batch) => {
+      const cols = rows[0]!.cols;
+      const values = rows.map((_, i) => `(${placeholders(cols, i * cols.length)})`).join(", ");
+      return this.sql.exec(`INSERT INTO runs (${cols.join(", ")}) VALUES ${values}`, rows.flatMap((x) => x.params));
+    };
+    insert(batch).then(
+      () => batch.forEach((x) => x.resolve()),
+      async (err: unknown) => {
+        // The database is away: every start of the batch fails alike, at once.
+        if (batch.length === 1 || isDatabaseUnavailable(err)) return batch.forEach((x) => x.reject(err));
+        for (const x of batch) await insert([x]).then(x.resolve, x.reject);
+      },
+    ).catch((err: unknown) => batch.forEach((x) => x.reject(err)));
   }
 
   /**
@@ -430,6 +460,7 @@ const CASTS: Record<string, string> = {
   output_valid: "::boolean",
 };
 
+/** `$1::cast, $2, ...` for these columns; `offset`: the number of parameters before them. */
 function placeholders(cols: readonly string[], offset = 0): string {
   return cols.map((c, i) => `$${i + 1 + offset}${CASTS[c] ?? ""}`).join(", ");
 }
