@@ -78,9 +78,11 @@ function refuse(status: number, kind: string, message: string, api: boolean) {
 
 // Everything except Next's static files, the files in public/ and UNPROXIED_API.
 //
-// UNPROXIED_API: POST /api/tools/{name}/run, the path every run takes. Running this proxy costs
+// UNPROXIED_API: POST /api/tools/{name}/run, the path every run takes, for names of plain
+// characters (a name with any %-escape still comes here: Next fails on a bad escape in a dynamic
+// segment with a bare 500 before any handler runs, and urlProblem answers it 400). The proxy costs
 // each request Next's middleware machinery (its body copied, a second routing pass): measured
 // 18% of a bare route's throughput (issue 12). That route's handler passes the same door itself
 // (lib/studio/guarded.ts: the URL checks, Host, cross-site writes, who and which role) and
 // refuses its other methods as this proxy would (otherMethods). The matcher must be a literal.
-export const config = { matcher: ["/((?!_next/static|_next/image|icon\\.svg|schemas/|favicon\\.ico|api/tools/[^/]+/run$).*)"] };
+export const config = { matcher: ["/((?!_next/static|_next/image|icon\\.svg|schemas/|favicon\\.ico|api/tools/[A-Za-z0-9_.-]+/run$).*)"] };
