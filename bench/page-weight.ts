@@ -12,15 +12,14 @@
 // Knobs (env): BENCH_NO_BUILD=1 (serve the existing build as is instead of letting studio.mjs
 // rebuild a stale one), PAGE_WEIGHT_LIMIT_KIB (250), BENCH_TIMEOUT_S (300), CHROMIUM_PATH.
 // Results: printed table + bench/results/page-weight.json.
-import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { createTestDatabase, TEST_DATABASE_URL } from "../tests/helpers/db";
 import { startStudioProcess, type StudioProcess } from "../tests/helpers/studio-process";
 import { intEnv } from "./env";
+import { benchLifecycle, buildStudio } from "./lifecycle";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const cfg = {
@@ -52,51 +51,7 @@ interface PageWeight {
   pass: boolean;
 }
 
-// The same reaper as bench/run.ts: if this process is killed outright, it removes the studio's
-// process group and the database.
-const reaper = spawn(process.execPath, [path.join(root, "bench", "reaper.mjs")], {
-  cwd: root,
-  detached: true,
-  stdio: ["pipe", "ignore", "inherit"],
-  env: { ...process.env, REAPER_ADMIN_URL: TEST_DATABASE_URL, REAPER_MAX_S: String(cfg.timeoutS + 120) },
-});
-reaper.unref();
-reaper.stdin?.on("error", () => {});
-function tellReaper(msg: object) {
-  try {
-    reaper.stdin?.write(JSON.stringify(msg) + "\n");
-  } catch {
-    // the reaper is gone: nobody to tell
-  }
-}
-
-const cleanups: (() => Promise<void>)[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const fn of cleanups.splice(0).reverse()) {
-      try {
-        await fn();
-      } catch (e) {
-        console.error(`cleanup: ${(e as Error).message}`);
-      }
-    }
-    tellReaper({ done: true });
-    reaper.stdin?.end();
-  })();
-  return cleaning;
-}
-for (const sig of ["SIGINT", "SIGTERM"] as const) {
-  process.once(sig, () => {
-    console.error(`\n${sig}: cleaning up…`);
-    cleanup().finally(() => process.exit(130)).catch(() => process.exit(130));
-  });
-}
-const watchdog = setTimeout(() => {
-  console.error(`\npage-weight exceeded BENCH_TIMEOUT_S=${cfg.timeoutS}s: cleaning up and failing.`);
-  cleanup().finally(() => process.exit(2)).catch(() => process.exit(2));
-}, cfg.timeoutS * 1000);
-watchdog.unref();
+const { tell: tellReaper, cleanups, cleanup, database } = benchLifecycle("page-weight", cfg.timeoutS);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -157,16 +112,8 @@ async function makeRuns(studio: StudioProcess): Promise<string[]> {
 }
 
 async function main() {
-  if (cfg.allowBuild) {
-    const r = spawnSync(process.execPath, [path.join(root, "scripts", "studio.mjs"), "--build-only"], { cwd: root, stdio: "inherit" });
-    if (r.status !== 0) throw new Error("the build failed");
-  }
-  const db = await createTestDatabase({ migrate: true });
-  tellReaper({ db: db.name });
-  cleanups.push(async () => {
-    await db.drop();
-    tellReaper({ dbGone: db.name });
-  });
+  if (cfg.allowBuild) buildStudio();
+  const db = await database();
   const studio = await startStudioProcess({ databaseUrl: db.url, readyWithinMs: 120_000 });
   tellReaper({ pgid: studio.pid });
   cleanups.push(async () => {

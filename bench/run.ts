@@ -8,6 +8,9 @@
 //   4. floor-next — the framework floor: a bare Next.js route handler doing one INSERT
 //                   (bench/floor/next, built here when its build is older than its sources)
 //   5. http     — POST /api/tools/add/run on `node scripts/studio.mjs` (next start), capture included
+//   6. mcp      — the same `add` on an MCP server (bench/fixtures/mcp-bench-server.mjs), proxied by the
+//                 studio over stdio and Streamable HTTP, and called straight from an SDK client
+//                 (issue 12 item 3: a proxied call adds at most 1 ms p50 over the built-in tool)
 // and prints the studio as ratios to the two floors measured in the same run (issue 12's targets:
 // at least 75% of the bare route's runs/s at concurrency 32, at most 1.5 ms more p50 at c=1).
 // For each: warm-up calls, p50/p95 latency over N sequential calls (concurrency 1), runs/s at
@@ -21,26 +24,30 @@
 //
 // Knobs (env): BENCH_PORT (first port tried, default 3199), BENCH_WARMUP (200),
 // BENCH_N_DIRECT (20000), BENCH_N_EXECUTE (1000), BENCH_N_HTTP (1000), BENCH_CONC (32),
-// BENCH_CONC_CALLS (2000; direct uses 10x), BENCH_NO_BUILD=1 (use an existing build as is instead of
+// BENCH_N_MCP (500), BENCH_CONC_CALLS (2000; direct uses 10x), BENCH_NO_BUILD=1 (use an existing build as is instead of
 // letting studio.mjs rebuild a stale one),
-// BENCH_TIMEOUT_S (300: hard limit for the whole bench).
+// BENCH_TIMEOUT_S (600: hard limit for the whole bench).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { parse as parseJsonc } from "jsonc-parser";
 import pg from "pg";
 import { builtinSource, builtinTools } from "../lib/builtin-tools";
 import { executeTool } from "../lib/execution/execute";
 import { Registry } from "../lib/registry/registry";
 import { RunStore } from "../lib/runs/store";
 import type { ToolContext } from "../lib/tools/define";
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../tests/helpers/db";
+import { createTestDatabase, type TestDatabase } from "../tests/helpers/db";
 import { runnerToken } from "../tests/helpers/studio-process";
 import { intEnv } from "./env";
+import { startReaper } from "./lifecycle";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsDir = path.join(root, "bench", "results");
@@ -52,10 +59,11 @@ const cfg = {
   nDirect: intEnv("BENCH_N_DIRECT", 20_000, 1, 1_000_000),
   nExecute: intEnv("BENCH_N_EXECUTE", 1000, 1, 100_000),
   nHttp: intEnv("BENCH_N_HTTP", 1000, 1, 100_000),
+  nMcp: intEnv("BENCH_N_MCP", 500, 1, 100_000),
   conc: intEnv("BENCH_CONC", 32, 1, 1024),
   concCalls: intEnv("BENCH_CONC_CALLS", 2000, 1, 100_000),
   allowBuild: process.env.BENCH_NO_BUILD !== "1",
-  timeoutS: intEnv("BENCH_TIMEOUT_S", 300, 10, 3600),
+  timeoutS: intEnv("BENCH_TIMEOUT_S", 600, 10, 3600),
 };
 const deadline = performance.now() + cfg.timeoutS * 1000;
 const ARGS = { a: 1, b: 2 } as const;
@@ -63,23 +71,9 @@ const EXPECTED_SUM = 3;
 
 // ---------------------------------------------------------------- cleanup (always runs)
 
-// A detached helper that removes the studio's process group and our databases if this process is
-// killed outright (SIGKILL skips every handler below; tsx does that on an unacknowledged Ctrl-C).
-const reaper = spawn(process.execPath, [path.join(root, "bench", "reaper.mjs")], {
-  cwd: root,
-  detached: true,
-  stdio: ["pipe", "ignore", "inherit"],
-  env: { ...process.env, REAPER_ADMIN_URL: TEST_DATABASE_URL, REAPER_MAX_S: String(cfg.timeoutS + 120) },
-});
-reaper.unref();
-reaper.stdin?.on("error", () => {});
-function tellReaper(msg: object) {
-  try {
-    reaper.stdin?.write(JSON.stringify(msg) + "\n");
-  } catch {
-    // the reaper is gone: nobody to tell (its pipe errors are ignored above for the same reason)
-  }
-}
+// If this process is killed outright, the reaper removes the studio's process group and our databases.
+const reaper = startReaper(cfg.timeoutS + 120);
+const tellReaper = reaper.tell;
 async function newDatabase(migrate: boolean): Promise<TestDatabase> {
   const db = await createTestDatabase({ migrate });
   tellReaper({ db: db.name });
@@ -107,7 +101,7 @@ function cleanup(): Promise<void> {
     }
     // The reaper exits quietly if everything was removed, and removes whatever was not.
     tellReaper({ done: true });
-    reaper.stdin?.end();
+    reaper.end();
   })();
   return cleaning;
 }
@@ -355,7 +349,7 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startStudio(databaseUrl: string): Promise<Server> {
+async function startStudio(databaseUrl: string, configPath: string): Promise<Server> {
   await waitForOtherBuild();
   const haveBuild = existsSync(path.join(root, ".next", "BUILD_ID"));
   // studio.mjs rebuilds a stale build, so the bench measures the code as it is;
@@ -378,6 +372,7 @@ async function startStudio(databaseUrl: string): Promise<Server> {
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
     STUDIO_ADMIN_TOKEN: adminToken,
+    STUDIO_CONFIG: configPath,
   };
   delete env.STUDIO_DATA_DIR; // DATABASE_URL decides; never touch a PGlite data dir
   const child: ChildProcess = spawn(process.execPath, ["scripts/studio.mjs", ...(noBuild ? ["--no-build"] : [])], {
@@ -544,23 +539,124 @@ function floorCall(url: string): Call {
   };
 }
 
+// ---------------------------------------------------------------- the MCP paths (item 3)
+
+const MCP_FIXTURE = path.join(root, "bench", "fixtures", "mcp-bench-server.mjs");
+const MCP_TOOLS = { stdio: "bench-stdio__add", http: "bench-http__add" } as const;
+
+/** The bench MCP server over Streamable HTTP, in its own process group; its URL once it listens. */
+async function startMcpFixture(): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [MCP_FIXTURE, "--http", "0"], { cwd: root, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  const pgid = child.pid!;
+  tellReaper({ pgid });
+  const stop = async () => {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // gone already
+    }
+    tellReaper({ pgidGone: pgid });
+  };
+  cleanups.push({ name: "stop the MCP fixture", fn: stop });
+  const url = await withTimeout(
+    new Promise<string>((resolve, reject) => {
+      let seen = "";
+      child.stderr?.on("data", (c: Buffer) => {
+        seen += c.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(seen);
+        if (m) resolve(m[1]);
+      });
+      child.once("exit", (code) => reject(new Error(`the MCP fixture exited (${code}): ${seen}`)));
+    }),
+    20_000,
+    "the MCP fixture",
+  );
+  return { url, stop };
+}
+
+/** The example config with the bench MCP server connected twice: over stdio and over HTTP. */
+function benchConfig(mcpUrl: string): string {
+  const example = parseJsonc(readFileSync(path.join(root, "config", "studio.example.jsonc"), "utf8")) as Record<string, unknown>;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "studio-bench-"));
+  cleanups.push({ name: "remove the bench config", fn: async () => rmSync(dir, { recursive: true, force: true }) });
+  const file = path.join(dir, "studio.json");
+  const mcpServers = [
+    { name: "bench-stdio", transport: "stdio", command: process.execPath, args: [MCP_FIXTURE], enabled: true },
+    { name: "bench-http", transport: "http", url: mcpUrl, enabled: true },
+  ];
+  writeFileSync(file, JSON.stringify({ ...example, $schema: undefined, mcpServers }, null, 2));
+  return file;
+}
+
+/** Waits until the studio lists both proxied `add` tools (the servers connect after start). */
+async function waitForMcpTools(server: Server): Promise<void> {
+  const until = performance.now() + 60_000;
+  for (;;) {
+    checkDeadline("waiting for the MCP tools");
+    const res = await fetch(`${server.baseUrl}/api/tools`, { headers: { authorization: `Bearer ${server.token}` } });
+    const names = new Set(((await res.json()) as { tools: { name: string }[] }).tools.map((t) => t.name));
+    if (names.has(MCP_TOOLS.stdio) && names.has(MCP_TOOLS.http)) return;
+    if (performance.now() > until) throw new Error(`the studio did not list ${MCP_TOOLS.stdio} and ${MCP_TOOLS.http} within 60 s. Log:\n${server.log().split("\n").slice(-30).join("\n")}`);
+    await sleep(200);
+  }
+}
+
+/** POST /api/tools/{tool}/run with {a:1,b:2}, checked. */
+function studioCall(server: Server, tool: string): Call {
+  const url = `${server.baseUrl}/api/tools/${tool}/run`;
+  const body = JSON.stringify({ arguments: ARGS });
+  return async () => {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${server.token}` },
+      body,
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 200)}`;
+    const j = JSON.parse(text) as { run?: { status?: string; output?: { structuredContent?: { sum?: unknown } } | null } };
+    if (j.run?.status !== "success") return `run.status ${j.run?.status}: ${text.slice(0, 200)}`;
+    const sum = j.run.output?.structuredContent?.sum;
+    return sum === EXPECTED_SUM ? null : `structuredContent.sum was ${JSON.stringify(sum)}`;
+  };
+}
+
+/** An SDK client of its own connected straight to the bench MCP server: the floor of a proxied call. */
+async function directClient(transport: "stdio" | "http", url: string): Promise<{ call: Call; close(): Promise<void> }> {
+  const client = new Client({ name: "tool-studio-bench", version: "1.0.0" });
+  await client.connect(
+    transport === "http" ? new StreamableHTTPClientTransport(new URL(url)) : new StdioClientTransport({ command: process.execPath, args: [MCP_FIXTURE], stderr: "ignore" }),
+  );
+  const close = () => client.close();
+  cleanups.push({ name: `close the direct ${transport} client`, fn: close });
+  return {
+    close,
+    call: async () => {
+      const r = await client.callTool({ name: "add", arguments: { ...ARGS } });
+      const sum = (r.structuredContent as { sum?: unknown } | undefined)?.sum;
+      return sum === EXPECTED_SUM ? null : `structuredContent.sum was ${JSON.stringify(sum)}`;
+    },
+  };
+}
+
 // ---------------------------------------------------------------- helpers for the report
 
-async function countRuns(url: string): Promise<{ total: number; success: number; byOrigin: Record<string, number> }> {
+async function countRuns(url: string, tool: string): Promise<{ total: number; success: number; byOrigin: Record<string, number> }> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
     const r = await c.query<{ origin: string; status: string; n: string }>(
-      `SELECT origin::text, status::text, count(*)::bigint AS n FROM runs WHERE tool_name = 'add' GROUP BY 1, 2`,
+      `SELECT origin::text, status::text, count(*)::bigint AS n FROM runs WHERE tool_name = $1 GROUP BY 1, 2`,
+      [tool],
     );
-    const all = await c.query<{ n: string }>(`SELECT count(*)::bigint AS n FROM runs`);
     const byOrigin: Record<string, number> = {};
     let success = 0;
     for (const row of r.rows) {
       byOrigin[row.origin] = (byOrigin[row.origin] ?? 0) + Number(row.n);
       if (row.status === "success") success += Number(row.n);
     }
-    return { total: Number(all.rows[0].n), success, byOrigin };
+    const total = Object.values(byOrigin).reduce((a, b) => a + b, 0);
+    return { total, success, byOrigin };
   } finally {
     await c.end();
   }
@@ -630,7 +726,7 @@ async function main(): Promise<number> {
     },
     { warmup: cfg.warmup, n: cfg.nExecute, concCalls: cfg.concCalls, conc: cfg.conc },
   );
-  const execCaptured = await countRuns(execDb.url);
+  const execCaptured = await countRuns(execDb.url, "add");
 
   // 3 and 4. The floors: the same INSERT behind a plain node:http handler and a bare Next route.
   const loadOpts = { warmup: cfg.warmup, n: cfg.nHttp, concCalls: cfg.concCalls, conc: cfg.conc };
@@ -651,40 +747,36 @@ async function main(): Promise<number> {
   // Every call inserted one row (the readiness probe one more).
   const floorRows = { http: (await countFloorRows(nodeDb.url)) - 1, next: (await countFloorRows(nextDb.url)) - 1 };
 
-  // 5. HTTP (studio server, its own database; studio.mjs applies the migrations)
+  // 5. HTTP (studio server, its own database; studio.mjs applies the migrations), with the bench
+  // MCP server connected over stdio and HTTP for step 6.
   const httpDb = await newDatabase(false);
   const build = buildInfo();
-  const server = await startStudio(httpDb.url);
-  const runUrl = `${server.baseUrl}/api/tools/add/run`;
-  const body = JSON.stringify({ arguments: ARGS });
-  const http = await measure(
-    "http",
-    "POST /api/tools/add/run (next start)",
-    async () => {
-      const res = await fetch(runUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${server.token}` },
-        body,
-        signal: AbortSignal.timeout(15_000),
-      });
-      const text = await res.text();
-      if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 200)}`;
-      const j = JSON.parse(text) as { run?: { status?: string; output?: { structuredContent?: { sum?: unknown } } | null } };
-      if (j.run?.status !== "success") return `run.status ${j.run?.status}: ${text.slice(0, 200)}`;
-      const sum = j.run.output?.structuredContent?.sum;
-      return sum === EXPECTED_SUM ? null : `structuredContent.sum was ${JSON.stringify(sum)}`;
-    },
-    { warmup: cfg.warmup, n: cfg.nHttp, concCalls: cfg.concCalls, conc: cfg.conc },
-  );
+  const fixture = await startMcpFixture();
+  const server = await startStudio(httpDb.url, benchConfig(fixture.url));
+  const http = await measure("http", "POST /api/tools/add/run (next start)", studioCall(server, "add"), loadOpts);
+
+  // 6. Proxied MCP (item 3): the same `add` on an MCP server, through the studio and straight from an SDK client.
+  await waitForMcpTools(server);
+  const mcpOpts = { warmup: cfg.warmup, n: cfg.nMcp, concCalls: cfg.concCalls, conc: cfg.conc };
+  const proxiedStdio = await measure("mcp-stdio", `POST /api/tools/${MCP_TOOLS.stdio}/run`, studioCall(server, MCP_TOOLS.stdio), mcpOpts);
+  const proxiedHttp = await measure("mcp-http", `POST /api/tools/${MCP_TOOLS.http}/run`, studioCall(server, MCP_TOOLS.http), mcpOpts);
+  const directStdioClient = await directClient("stdio", fixture.url);
+  const directStdio = await measure("direct-mcp-stdio", "SDK client → MCP server (stdio)", directStdioClient.call, mcpOpts);
+  await directStdioClient.close();
+  const directHttpClient = await directClient("http", fixture.url);
+  const directHttp = await measure("direct-mcp-http", "SDK client → MCP server (HTTP)", directHttpClient.call, mcpOpts);
+  await directHttpClient.close();
   // Every response came back after its run was finished, so the count is final; stop the server first anyway.
   await server.stop();
-  const httpCaptured = await countRuns(httpDb.url);
+  await fixture.stop();
+  const httpCaptured = await countRuns(httpDb.url, "add");
+  const mcpCaptured = { stdio: await countRuns(httpDb.url, MCP_TOOLS.stdio), http: await countRuns(httpDb.url, MCP_TOOLS.http) };
 
   // ---- checks
   for (const [name, r, rows] of [["node:http floor", floorHttp, floorRows.http], ["bare Next floor", floorNext, floorRows.next]] as const) {
     if (rows !== r.callsMade) problems.push(`${name}: ${r.callsMade} calls made but ${rows} rows inserted`);
   }
-  for (const r of [direct, execute, floorHttp, floorNext, http]) {
+  for (const r of [direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, directStdio, directHttp]) {
     if (r.failures) problems.push(`${r.label}: ${r.failures} of ${r.callsMade} calls failed, e.g. ${r.failureSamples.join(" | ")}`);
   }
   const captureCheck = (name: string, calls: number, c: { total: number; success: number }) => {
@@ -695,6 +787,8 @@ async function main(): Promise<number> {
   const captures = {
     execute: captureCheck("execute path", execute.callsMade, execCaptured),
     http: captureCheck("HTTP path", http.callsMade, httpCaptured),
+    mcpStdio: captureCheck("proxied MCP (stdio)", proxiedStdio.callsMade, mcpCaptured.stdio),
+    mcpHttp: captureCheck("proxied MCP (HTTP)", proxiedHttp.callsMade, mcpCaptured.http),
   };
 
   // ---- ratios
@@ -717,11 +811,14 @@ async function main(): Promise<number> {
   const targets = {
     throughputShareOfBareRoute: http.concurrent.runsPerSec / floorNext.concurrent.runsPerSec,
     p50OverBareRouteMs: http.sequential.p50Ms - floorNext.sequential.p50Ms,
+    // item 3: what a proxied MCP call adds over the studio's own built-in tool, at c=1
+    proxiedStdioOverBuiltinP50Ms: proxiedStdio.sequential.p50Ms - http.sequential.p50Ms,
+    proxiedHttpOverBuiltinP50Ms: proxiedHttp.sequential.p50Ms - http.sequential.p50Ms,
   };
 
   // ---- print
   const C = cfg.conc;
-  const rows = [direct, execute, floorHttp, floorNext, http].map((r) => [
+  const rows = [direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, directStdio, directHttp].map((r) => [
     r.label,
     String(r.sequential.calls),
     fmtTime(r.sequential.p50Ms),
@@ -762,6 +859,16 @@ async function main(): Promise<number> {
       `(target ≥75%: ${targets.throughputShareOfBareRoute >= 0.75 ? "met" : "NOT met"}) and adds ${fmtTime(targets.p50OverBareRouteMs)} p50 at c=1 ` +
       `(target ≤1.5 ms: ${targets.p50OverBareRouteMs <= 1.5 ? "met" : "NOT met"}).`,
   );
+  for (const [name, proxied, sdk, over] of [
+    ["stdio", proxiedStdio, directStdio, targets.proxiedStdioOverBuiltinP50Ms],
+    ["Streamable HTTP", proxiedHttp, directHttp, targets.proxiedHttpOverBuiltinP50Ms],
+  ] as const) {
+    out.push(
+      `Proxied MCP over ${name}: p50 ${fmtTime(proxied.sequential.p50Ms)}, ${fmtTime(over)} over the built-in tool (target ≤1 ms: ${over <= 1 ? "met" : "NOT met"}); ` +
+        `a direct SDK call to the same server: p50 ${fmtTime(sdk.sequential.p50Ms)}, so the studio adds ${fmtTime(proxied.sequential.p50Ms - sdk.sequential.p50Ms)} ` +
+        `(${fmtRate(proxied.concurrent.runsPerSec)} vs ${fmtRate(sdk.concurrent.runsPerSec)} runs/s at c=${C}).`,
+    );
+  }
   out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
   out.push(
     `p50 cost split: capture+validation ≈ ${fmtTime(execute.sequential.p50Ms - direct.sequential.p50Ms)}, ` +
@@ -791,7 +898,7 @@ async function main(): Promise<number> {
     config: cfg,
     tool: "add",
     arguments: ARGS,
-    results: { direct, execute, floorHttp, floorNext, http },
+    results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, directStdio, directHttp },
     ratios,
     targets,
     floorRows,

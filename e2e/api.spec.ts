@@ -14,6 +14,34 @@ test("GET /api/tools and /api/tools/{name}", async ({ request }) => {
   expect((await missing.json()).error.kind).toBe("not_found");
 });
 
+test("GET /api/tools: an entity tag to revalidate with, pages with limit and cursor, and no raw definitions in the list", async ({ request }) => {
+  const first = await request.get("/api/tools");
+  const etag = first.headers()["etag"]!;
+  expect(etag).toMatch(/^"[\w-]+"$/);
+  const all: { name: string; raw?: unknown }[] = (await first.json()).tools;
+  expect(all.some((t) => "raw" in t)).toBe(false);
+  expect((await request.get("/api/tools", { headers: { "if-none-match": etag } })).status()).toBe(304);
+
+  const paged: string[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const page = await (await request.get(`/api/tools?limit=5${cursor ? `&cursor=${cursor}` : ""}`)).json();
+    expect(page.tools.length).toBeLessThanOrEqual(5);
+    paged.push(...page.tools.map((t: { name: string }) => t.name));
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  expect(paged).toEqual(all.map((t) => t.name));
+
+  for (const [query, path] of [["limit=5&cursor=bogus", "/cursor"], ["limit=0", "/limit"], ["cursor=x", "/cursor"], ["page=2", ""]] as const) {
+    const bad = await request.get(`/api/tools?${query}`);
+    expect(bad.status(), query).toBe(400);
+    const { error } = await bad.json();
+    expect(error.kind).toBe("bad_request");
+    expect(error.details?.[0]?.path ?? "", query).toBe(path);
+  }
+});
+
 test('POST /api/tools/{name}/run with "mode": "async": 202 with the queued run, run in-process on the embedded database, cancel while queued', async ({ request }) => {
   const res = await request.post("/api/tools/add/run", { data: { arguments: { a: 20, b: 22 }, mode: "async", priority: 7 } });
   expect(res.status()).toBe(202);

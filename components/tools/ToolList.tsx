@@ -1,9 +1,11 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useSearchParams } from "next/navigation";
 import { Search } from "lucide-react";
-import { annotationHint, displayName, type ToolSpec } from "@/lib/tools/spec";
+import { annotationHint, displayName } from "@/lib/tools/spec";
+import type { ToolSummary } from "@/lib/tools/summary";
 import { parseToolListQuery, toolListHref } from "@/lib/tools/list-query";
 import { Badge } from "@/components/ui/Badge";
 import { AnnotationBadges } from "./AnnotationBadges";
@@ -11,20 +13,34 @@ import { ToolIcons } from "./ToolIcons";
 import type { NameCollision } from "@/lib/registry/registry";
 
 const HINT_FILTERS = [
-  { id: "read-only", test: (t: ToolSpec) => annotationHint(t, "readOnlyHint") },
-  { id: "writes", test: (t: ToolSpec) => !annotationHint(t, "readOnlyHint") },
-  { id: "destructive", test: (t: ToolSpec) => !annotationHint(t, "readOnlyHint") && annotationHint(t, "destructiveHint") },
-  { id: "idempotent", test: (t: ToolSpec) => annotationHint(t, "idempotentHint") },
-  { id: "closed world", test: (t: ToolSpec) => !annotationHint(t, "openWorldHint") },
+  { id: "read-only", test: (t: ToolSummary) => annotationHint(t, "readOnlyHint") },
+  { id: "writes", test: (t: ToolSummary) => !annotationHint(t, "readOnlyHint") },
+  { id: "destructive", test: (t: ToolSummary) => !annotationHint(t, "readOnlyHint") && annotationHint(t, "destructiveHint") },
+  { id: "idempotent", test: (t: ToolSummary) => annotationHint(t, "idempotentHint") },
+  { id: "closed world", test: (t: ToolSummary) => !annotationHint(t, "openWorldHint") },
 ] as const;
 
-function paramCount(t: ToolSpec): number {
-  const p = t.inputSchema.properties;
-  return p && typeof p === "object" ? Object.keys(p).length : 0;
+const byName = new Intl.Collator();
+
+// Up to this many matches every card is rendered (find-in-page keeps working); past it only the
+// rows near the viewport are (5,000 cards took seconds to render and each keystroke half a second).
+const VIRTUALIZE_ABOVE = 120;
+
+/** Two columns from Tailwind's md breakpoint, as the grid below. */
+function useColumns(): number {
+  return useSyncExternalStore(
+    (change) => {
+      const mq = window.matchMedia("(min-width: 768px)");
+      mq.addEventListener("change", change);
+      return () => mq.removeEventListener("change", change);
+    },
+    () => (window.matchMedia("(min-width: 768px)").matches ? 2 : 1),
+    () => 2,
+  );
 }
 
 type Props = {
-  tools: ToolSpec[];
+  tools: ToolSummary[];
   collisions?: NameCollision[];
   excluded?: { server: string; tool: string; reason: string }[];
   /** Tools whose observed output shape changed recently: name -> ISO time of the latest change. */
@@ -45,15 +61,22 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
     if (href !== window.location.pathname + window.location.search) window.history.replaceState(null, "", href);
   }, [query, source, hints]);
   const sources = useMemo(() => [...new Set(tools.map((t) => t.source.id))].sort(), [tools]);
+  // Sorted and lower-cased once, not on every keystroke.
+  const indexed = useMemo(
+    () =>
+      tools
+        .map((t) => ({ t, text: [t.name, t.title, t.annotations?.title, t.description].filter((s) => typeof s === "string").join("\n").toLowerCase() }))
+        .sort((a, b) => byName.compare(a.t.name, b.t.name)),
+    [tools],
+  );
+  // The input shows each keystroke at once; the filtering follows when React has time.
+  const deferredQuery = useDeferredValue(query);
 
   const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    return tools
-      .filter((t) => source === "all" || t.source.id === source)
-      .filter((t) => hints.every((h) => HINT_FILTERS.find((f) => f.id === h)!.test(t)))
-      .filter((t) => !q || [t.name, t.title, t.annotations?.title, t.description].some((s) => typeof s === "string" && s.toLowerCase().includes(q)))
-      .sort((a, b) => a.name.localeCompare(b.name));
-  }, [tools, query, source, hints]);
+    const q = deferredQuery.trim().toLowerCase();
+    const tests = hints.map((h) => HINT_FILTERS.find((f) => f.id === h)!.test);
+    return indexed.filter(({ t, text }) => (source === "all" || t.source.id === source) && tests.every((test) => test(t)) && (!q || text.includes(q))).map(({ t }) => t);
+  }, [indexed, deferredQuery, source, hints]);
 
   const toggleHint = (id: string) => setHints((h) => (h.includes(id) ? h.filter((x) => x !== id) : [...h, id]));
 
@@ -120,41 +143,93 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
           </button>
         </div>
       ) : (
-        <ul className="grid gap-2 md:grid-cols-2" aria-label="Tools">
-          {shown.map((t) => (
-            <li key={t.name}>
-              <Link
-                href={`/tools/${encodeURIComponent(t.name)}`}
-                data-testid="tool-card"
-                className="group flex h-full flex-col gap-1.5 rounded-lg border bg-card p-3 shadow-xs transition hover:border-primary/40 hover:shadow-sm"
-              >
-                <div className="flex items-baseline gap-2">
-                  <ToolIcons icons={t.icons} size={18} />
-                  <span className="font-semibold group-hover:text-primary">{displayName(t)}</span>
-                  <code className="truncate font-mono text-[12px] text-muted-foreground">{t.name}</code>
-                  <span className="ml-auto flex gap-1">
-                    {t.unavailable && <Badge tone="warning" title={t.unavailable}>unavailable</Badge>}
-                    {shapeChanged[t.name] && (
-                      <Badge tone="warning" title={`Its observed output shape changed at ${shapeChanged[t.name].replace("T", " ").slice(0, 16)}Z: see the tool page`}>
-                        <span data-testid="shape-changed">shape changed</span>
-                      </Badge>
-                    )}
-                    <Badge>{t.source.id}</Badge>
-                  </span>
-                </div>
-                {t.description && <p className="line-clamp-2 text-muted-foreground">{t.description}</p>}
-                <div className="mt-auto flex flex-wrap items-center gap-1 pt-1">
-                  <AnnotationBadges spec={t} />
-                  <span className="ml-auto text-[11px] text-muted-foreground">
-                    {paramCount(t)} param{paramCount(t) === 1 ? "" : "s"}
-                    {t.outputSchema ? " · output schema" : ""}
-                  </span>
-                </div>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <Cards tools={shown} shapeChanged={shapeChanged} />
       )}
     </div>
+  );
+}
+
+function Cards({ tools, shapeChanged }: { tools: ToolSummary[]; shapeChanged: Record<string, string> }) {
+  if (tools.length <= VIRTUALIZE_ABOVE) {
+    return (
+      <ul className="grid gap-2 md:grid-cols-2" aria-label="Tools">
+        {tools.map((t) => (
+          <li key={t.name}>
+            <ToolCard t={t} shapeChanged={shapeChanged[t.name]} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return <VirtualCards tools={tools} shapeChanged={shapeChanged} />;
+}
+
+/** Only the rows near the viewport are in the DOM; the list keeps its full height, so the page scrolls as if all were. */
+function VirtualCards({ tools, shapeChanged }: { tools: ToolSummary[]; shapeChanged: Record<string, string> }) {
+  const columns = useColumns();
+  const listRef = useRef<HTMLUListElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useEffect(() => setScrollMargin(listRef.current?.offsetTop ?? 0), []);
+  const rows = Math.ceil(tools.length / columns);
+  const virtualizer = useWindowVirtualizer({ count: rows, estimateSize: () => 124, overscan: 6, gap: 8, scrollMargin });
+  const items = virtualizer.getVirtualItems();
+  return (
+    <ul
+      ref={listRef}
+      aria-label="Tools"
+      data-testid="tool-list-virtual"
+      className="relative"
+      style={{ height: virtualizer.getTotalSize() }}
+    >
+      {items.map((row) => (
+        <li
+          key={row.key}
+          data-index={row.index}
+          ref={virtualizer.measureElement}
+          className="absolute left-0 grid w-full gap-2 md:grid-cols-2"
+          style={{ top: row.start - virtualizer.options.scrollMargin }}
+        >
+          {tools.slice(row.index * columns, row.index * columns + columns).map((t, i) => (
+            // Screen readers hear the whole list's size and each card's place in it.
+            <div key={t.name} role="group" aria-setsize={tools.length} aria-posinset={row.index * columns + i + 1} aria-label={displayName(t)}>
+              <ToolCard t={t} shapeChanged={shapeChanged[t.name]} />
+            </div>
+          ))}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ToolCard({ t, shapeChanged }: { t: ToolSummary; shapeChanged?: string }) {
+  return (
+    <Link
+      href={`/tools/${encodeURIComponent(t.name)}`}
+      data-testid="tool-card"
+      className="group flex h-full flex-col gap-1.5 rounded-lg border bg-card p-3 shadow-xs transition hover:border-primary/40 hover:shadow-sm"
+    >
+      <div className="flex items-baseline gap-2">
+        <ToolIcons icons={t.icons} size={18} />
+        <span className="font-semibold group-hover:text-primary">{displayName(t)}</span>
+        <code className="truncate font-mono text-[12px] text-muted-foreground">{t.name}</code>
+        <span className="ml-auto flex gap-1">
+          {t.unavailable && <Badge tone="warning" title={t.unavailable}>unavailable</Badge>}
+          {shapeChanged && (
+            <Badge tone="warning" title={`Its observed output shape changed at ${shapeChanged.replace("T", " ").slice(0, 16)}Z: see the tool page`}>
+              <span data-testid="shape-changed">shape changed</span>
+            </Badge>
+          )}
+          <Badge>{t.source.id}</Badge>
+        </span>
+      </div>
+      {t.description && <p className="line-clamp-2 text-muted-foreground">{t.description}</p>}
+      <div className="mt-auto flex flex-wrap items-center gap-1 pt-1">
+        <AnnotationBadges spec={t} />
+        <span className="ml-auto text-[11px] text-muted-foreground">
+          {t.params} param{t.params === 1 ? "" : "s"}
+          {t.outputSchema ? " · output schema" : ""}
+        </span>
+      </div>
+    </Link>
   );
 }

@@ -66,5 +66,18 @@ describe("Registry", () => {
     expect(await r.get("t0")).toBe(many[0]);
     expect(await r.list()).toHaveLength(5000);
   });
-});
 
+  it("hands out one frozen spec list until a source lists something else (a cache key for encoded lists)", async () => {
+    const r = new Registry();
+    let members = [tool("one"), tool("two")];
+    r.addSource({ id: "a", list: () => [...members] });
+    const specs = await r.specs();
+    expect(Object.isFrozen(specs)).toBe(true);
+    expect(specs.map((s) => s.name)).toEqual(["one", "two"]);
+    expect(await r.specs()).toBe(specs);
+    members = [members[0]!];
+    const after = await r.specs();
+    expect(after).not.toBe(specs);
+    expect(after.map((s) => s.name)).toEqual(["one"]);
+  });
+});

@@ -27,7 +27,7 @@ export interface RegistrySnapshot {
  */
 export class Registry {
   private sources: ToolSourceProvider[] = [];
-  private memo: { lists: RegisteredTool[][]; snapshot: RegistrySnapshot; byName: Map<string, RegisteredTool> } | null = null;
+  private memo: { lists: RegisteredTool[][]; snapshot: RegistrySnapshot; byName: Map<string, RegisteredTool>; specs?: readonly ToolSpec[] } | null = null;
 
   addSource(source: ToolSourceProvider): void {
     if (this.sources.some((s) => s.id === source.id)) throw new Error(`Tool source "${source.id}" is already registered`);
@@ -59,7 +59,16 @@ export class Registry {
   }
 
   async list(): Promise<ToolSpec[]> {
-    return (await this.merged()).snapshot.tools.map((t) => t.spec);
+    return [...(await this.specs())];
+  }
+
+  /**
+   * Every tool's spec, as one frozen array that stays the same object until the registry changes:
+   * what is made from the whole list (GET /api/tools's encoded body) can be cached by it.
+   */
+  async specs(): Promise<readonly ToolSpec[]> {
+    const memo = await this.merged();
+    return (memo.specs ??= Object.freeze(memo.snapshot.tools.map((t) => t.spec)));
   }
 
   async get(name: string): Promise<RegisteredTool | undefined> {
