@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { parse as parseJsonc } from "jsonc-parser";
 import { REPO_ROOT } from "../tests/helpers/mcp";
@@ -46,13 +47,15 @@ test("the tool list of 2,000 tools renders a screenful, finds any tool as you ty
   const cards = page.getByTestId("tool-card");
   expect(await cards.count()).toBeLessThan(100);
   // Each card says where it stands in the whole list.
-  const first = page.locator('[role="group"][aria-posinset="1"]');
+  const first = page.locator('[role="listitem"][aria-posinset="1"]');
   await expect(first).toHaveAttribute("aria-setsize", String(count));
 
   await page.screenshot({ path: test.info().outputPath("tool-list-2000.png") });
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).include('[data-testid="tool-list-virtual"]').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
   // The end of the page holds the last tools (alphabetical: update_… sorts after the built-ins).
   await page.keyboard.press("End");
-  const last = page.locator(`[role="group"][aria-posinset="${count}"]`);
+  const last = page.locator(`[role="listitem"][aria-posinset="${count}"]`);
   await expect(last).toBeVisible();
   expect(await cards.count()).toBeLessThan(100);
   await page.screenshot({ path: test.info().outputPath("tool-list-2000-end.png") });

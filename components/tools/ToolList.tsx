@@ -169,29 +169,37 @@ function VirtualCards({ tools, shapeChanged }: { tools: ToolSummary[]; shapeChan
   const columns = useColumns();
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
-  useEffect(() => setScrollMargin(listRef.current?.offsetTop ?? 0), []);
+  // Where the list starts on the page: moves when the filter bar above it wraps differently.
+  useEffect(() => {
+    const measure = () => setScrollMargin(listRef.current?.offsetTop ?? 0);
+    measure();
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+  }, []);
   const rows = Math.ceil(tools.length / columns);
   const virtualizer = useWindowVirtualizer({ count: rows, estimateSize: () => 124, overscan: 6, gap: 8, scrollMargin });
   const items = virtualizer.getVirtualItems();
   return (
     <ul
       ref={listRef}
+      role="list"
       aria-label="Tools"
       data-testid="tool-list-virtual"
       className="relative"
       style={{ height: virtualizer.getTotalSize() }}
     >
       {items.map((row) => (
+        // The row is layout only: the list's items are the cards, each saying its place in the whole list.
         <li
           key={row.key}
+          role="none"
           data-index={row.index}
           ref={virtualizer.measureElement}
           className="absolute left-0 grid w-full gap-2 md:grid-cols-2"
           style={{ top: row.start - virtualizer.options.scrollMargin }}
         >
           {tools.slice(row.index * columns, row.index * columns + columns).map((t, i) => (
-            // Screen readers hear the whole list's size and each card's place in it.
-            <div key={t.name} role="group" aria-setsize={tools.length} aria-posinset={row.index * columns + i + 1} aria-label={displayName(t)}>
+            <div key={t.name} role="listitem" aria-setsize={tools.length} aria-posinset={row.index * columns + i + 1}>
               <ToolCard t={t} shapeChanged={shapeChanged[t.name]} />
             </div>
           ))}
