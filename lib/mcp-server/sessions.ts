@@ -61,6 +61,13 @@ export class LegacySessions {
     return stateless(request);
   }
 
+  /** Tells every session's client that the tool list changed (delivered on its GET stream, if it has one open). */
+  toolsChanged(): void {
+    for (const s of this.sessions.values()) {
+      s.server.sendToolListChanged().catch((err: Error) => this.opts.onerror?.(err));
+    }
+  }
+
   /** Closes sessions idle for longer than `idleMs`; returns how many. */
   async sweep(): Promise<number> {
     const cutoff = this.now() - this.idleMs;

@@ -54,6 +54,7 @@ export function toToolOutput(result: unknown, server: string): ToolOutput {
   const output: ToolOutput = { content };
   if (result.structuredContent !== undefined) output.structuredContent = result.structuredContent;
   if (result.isError === true) output.isError = true;
+  if (isObject(result._meta) && Object.keys(result._meta).length) output._meta = result._meta;
   return output;
 }
 
