@@ -1,20 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type Tool } from "@modelcontextprotocol/client";
-import { createBuiltinSource } from "@/lib/builtin-tools";
-import { RuntimeConfigSchema } from "@/lib/config/schema";
-import { DomainService } from "@/lib/domains/service";
-import { executeTool, type ExecuteRequest } from "@/lib/execution/execute";
 import { toToolOutput } from "@/lib/mcp/mapping";
 import { META } from "@/lib/mcp-server/mapping";
 import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
 import { decodeCursor, encodeCursor } from "@/lib/mcp-server/paging";
-import { OutboxStore } from "@/lib/outbox/store";
-import { Registry, type ToolSourceProvider } from "@/lib/registry/registry";
+import type { ToolSourceProvider } from "@/lib/registry/registry";
 import { RunStore } from "@/lib/runs/store";
 import type { RegisteredTool } from "@/lib/tools/define";
 import { text } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 import { modernRequest } from "./helpers/mcp";
+import { buildMcpStudio } from "./helpers/mcp-studio";
 
 // /api/mcp as a gateway (issue 13, item 4): tools.listChanged and its notifications, the bounded
 // wait for configured servers on the first tools/list, cursor paging, upstream `_meta` and error
@@ -55,13 +51,7 @@ const tool = (name: string, invoke: RegisteredTool["invoke"] = async () => ({ co
 });
 
 function makeStudio(extra: ToolSourceProvider, mcp?: McpStudio["mcp"]): McpStudio {
-  const outbox = new OutboxStore(db.prisma);
-  const config = RuntimeConfigSchema.parse({});
-  const registry = new Registry();
-  registry.addSource(createBuiltinSource({ outbox, config: () => config, listTools: () => registry.list() }));
-  registry.addSource(extra);
-  const domains = new DomainService({ config: () => config, tools: async () => (await registry.snapshot()).tools });
-  const studio: McpStudio = { registry, execute: (req: ExecuteRequest) => executeTool({ registry, runs, domains }, req), ...(mcp ? { mcp } : {}) };
+  const { studio } = buildMcpStudio(db, { sources: [extra], mcp });
   studios.push(studio);
   return studio;
 }

@@ -139,7 +139,8 @@ export async function closeMcpEndpoint(studio: McpStudio): Promise<void> {
  * tools declare them, and every call runs through `studio.execute` so it is captured.
  */
 export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDeps, "actor"> = {}): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  // logging: `logging/setLevel` (the SDK's handler) sets the level of the log messages sent during a call.
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: INSTRUCTIONS });
 
   server.setRequestHandler("tools/list", async (request, ctx) => {
     await configuredServersSettled(studio);

@@ -479,7 +479,7 @@ export class McpConnection {
     this.registered = this.closed
       ? []
       : this.rawTools.map((raw) => {
-          const spec = toToolSpec(this.name, raw, this.toolTimeout(raw.name as string));
+          const spec = toToolSpec(this.name, raw, this.toolTimeout(raw.name as string), this.config.namespace !== false);
           if (unavailable) spec.unavailable = unavailable;
           const tool = raw.name as string;
           return { spec, invoke: (args, ctx) => this.callTool(tool, args, ctx) } satisfies RegisteredTool;
