@@ -288,3 +288,87 @@ describe("results passed on", () => {
     }
   });
 });
+
+describe("resumable streams (2025-era sessions)", () => {
+  /** Reads SSE events from a stream until `until` says stop (or it ends). */
+  async function readEvents(body: ReadableStream<Uint8Array>, until: (e: { id?: string; retry?: number; data?: unknown }) => boolean) {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    const events: { id?: string; retry?: number; data?: unknown }[] = [];
+    let buffer = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const e: { id?: string; retry?: number; data?: unknown } = {};
+        for (const line of block.split("\n")) {
+          if (line.startsWith("id: ")) e.id = line.slice(4);
+          else if (line.startsWith("retry: ")) e.retry = Number(line.slice(7));
+          else if (line.startsWith("data: ") && line.length > 6) e.data = JSON.parse(line.slice(6));
+        }
+        if (e.id === undefined && e.data === undefined) continue; // keep-alive comments
+        events.push(e);
+        if (until(e)) {
+          await reader.cancel(); // hang up
+          return events;
+        }
+      }
+    }
+    return events;
+  }
+
+  const post = (studio: McpStudio, body: unknown, session?: string) =>
+    handleMcpRequest(
+      new Request(URL_, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...(session ? { "mcp-session-id": session } : {}) },
+        body: JSON.stringify(body),
+      }),
+      { studio, actor: "gateway-tester" },
+    );
+
+  it("every event has an id, streams open with retry, and a call's stream lost midway is resumed with Last-Event-ID up to its result", async () => {
+    const studio = makeStudio(new MutableSource("test-up"));
+    const init = await post(studio, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "resumer", version: "1" } } });
+    const session = init.headers.get("mcp-session-id")!;
+    expect(session).toBeTruthy();
+    await init.body?.cancel();
+    expect((await post(studio, { jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
+
+    const call = await post(studio, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow_count", arguments: { steps: 5, delayMs: 80 }, _meta: { progressToken: "p" } } }, session);
+    expect(call.headers.get("content-type")).toMatch(/text\/event-stream/);
+    // Read the priming event and the first progress, then hang up.
+    const first = await readEvents(call.body!, (e) => (e.data as { method?: string } | undefined)?.method === "notifications/progress");
+    expect(first[0]).toMatchObject({ retry: 1000 });
+    expect(first.every((e) => typeof e.id === "string" && e.id.length > 0)).toBe(true);
+    const lastId = first.at(-1)!.id!;
+
+    const resumed = await handleMcpRequest(
+      new Request(URL_, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": lastId } }),
+      { studio },
+    );
+    expect(resumed.status).toBe(200);
+    const rest = await readEvents(resumed.body!, (e) => (e.data as { id?: number } | undefined)?.id === 7);
+    const progress = rest.flatMap((e) => ((e.data as { method?: string; params?: { progress: number } }).method === "notifications/progress" ? [(e.data as { params: { progress: number } }).params.progress] : []));
+    const seenFirst = (first.at(-1)!.data as { params: { progress: number } }).params.progress;
+    // Nothing sent before Last-Event-ID again, nothing lost after it.
+    expect(progress).toEqual(Array.from({ length: 5 - seenFirst }, (_, i) => seenFirst + i + 1));
+    expect(rest.at(-1)!.data).toMatchObject({ id: 7, result: { structuredContent: { counted: 5 } } });
+  });
+
+  it("an unknown Last-Event-ID is refused with 400", async () => {
+    const studio = makeStudio(new MutableSource("test-up"));
+    const init = await post(studio, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "resumer", version: "1" } } });
+    const session = init.headers.get("mcp-session-id")!;
+    await init.body?.cancel();
+    const res = await handleMcpRequest(
+      new Request(URL_, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": "not an event id" } }),
+      { studio },
+    );
+    expect(res.status).toBe(400);
+  });
+});
