@@ -25,9 +25,8 @@ const SUITE = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/conforman
 const MCP_TOKEN = "conformance-mcp-token";
 
 /**
- * The scenarios of the capabilities the endpoint declares (tools, logging) and of the transport,
- * which must pass. The others and why they do not yet: prompts-*, resources-*, completion-complete
- * (the endpoint re-offers no upstream prompts or resources yet, so it declares neither);
+ * The scenarios of the capabilities the endpoint declares (tools, logging, prompts, resources,
+ * completions) and of the transport, which must pass. The others and why they do not yet:
  * tools-call-with-logging (upstream log messages during a call are not forwarded yet);
  * tools-call-sampling, tools-call-elicitation, elicitation-* (requests from an upstream server to
  * the client are not relayed; the example server has no such fixture tools).
@@ -45,6 +44,18 @@ const MUST_PASS = [
   "tools-call-error",
   "tools-call-with-progress",
   "json-schema-2020-12",
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
+  "completion-complete",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
+  "resources-subscribe",
+  "resources-unsubscribe",
   "server-sse-multiple-streams",
   "server-sse-polling",
   "dns-rebinding-protection",

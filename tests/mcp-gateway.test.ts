@@ -5,11 +5,12 @@ import { META } from "@/lib/mcp-server/mapping";
 import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
 import { decodeCursor, encodeCursor } from "@/lib/mcp-server/paging";
 import type { ToolSourceProvider } from "@/lib/registry/registry";
+import { McpManager } from "@/lib/mcp/source";
 import { RunStore } from "@/lib/runs/store";
 import type { RegisteredTool } from "@/lib/tools/define";
 import { text } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
-import { modernRequest } from "./helpers/mcp";
+import { EXAMPLE_SERVER, modernRequest } from "./helpers/mcp";
 import { buildMcpStudio } from "./helpers/mcp-studio";
 
 // /api/mcp as a gateway (issue 13, item 4): tools.listChanged and its notifications, the bounded
@@ -370,5 +371,58 @@ describe("resumable streams (2025-era sessions)", () => {
       { studio },
     );
     expect(res.status).toBe(400);
+  });
+});
+
+describe("prompts and resources of the configured servers", () => {
+  let manager: McpManager;
+  beforeAll(async () => {
+    manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true }]);
+    await manager.settled(15_000);
+  }, 30_000);
+  afterAll(() => manager?.close());
+
+  for (const era of ["modern", "legacy"] as const) {
+    it(`are re-offered to a ${era === "modern" ? "2026-07-28" : "2025-era"} client: prompts named like tools, resources by their URI, completions routed`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const client = await connect(studio, era);
+      try {
+        expect(client.getServerCapabilities()).toMatchObject({ prompts: {}, resources: { subscribe: true }, completions: {} });
+        const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+        expect(prompts).toEqual(["ex__test_simple_prompt", "ex__test_prompt_with_arguments", "ex__test_prompt_with_embedded_resource", "ex__test_prompt_with_image"]);
+        const got = await client.getPrompt({ name: "ex__test_prompt_with_arguments", arguments: { arg1: "one", arg2: "two" } });
+        expect(JSON.stringify(got.messages)).toMatch(/arg1='one', arg2='two'/);
+        await expect(client.getPrompt({ name: "test_simple_prompt" })).rejects.toMatchObject({ code: -32602 });
+        await expect(client.getPrompt({ name: "other__test_simple_prompt" })).rejects.toMatchObject({ code: -32602 });
+
+        const resources = (await client.listResources()).resources.map((r) => r.uri);
+        expect(resources).toEqual(expect.arrayContaining(["example://notes/changelog.md", "test://static-text", "test://static-binary"]));
+        expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["test://template/{id}/data"]);
+        const read = await client.readResource({ uri: "test://template/42/data" });
+        expect(read.contents[0]).toMatchObject({ uri: "test://template/42/data", mimeType: "application/json" });
+        expect(JSON.stringify(read.contents)).toMatch(/42/);
+        // Resource not found: -32602 with data.uri (2026-07-28; the SDK sends it to 2025-era clients too).
+        await expect(client.readResource({ uri: "test://nowhere" })).rejects.toMatchObject({ code: -32602, data: { uri: "test://nowhere" } });
+        // resources/subscribe is 2025-era (2026-07-28 subscribes through subscriptions/listen).
+        if (era === "legacy") expect(await client.subscribeResource({ uri: "test://watched-resource" })).toEqual({});
+
+        const completed = await client.complete({ ref: { type: "ref/prompt", name: "ex__test_prompt_with_arguments" }, argument: { name: "arg1", value: "par" } });
+        expect(completed.completion.values).toEqual(["paris", "park", "party"]);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("are not offered where the process holds no connections (a web instance with STUDIO_WORKER=off)", async () => {
+    const studio = makeStudio(new MutableSource("test-up"), { settled: async () => {} });
+    const client = await connect(studio, "legacy");
+    try {
+      expect(client.getServerCapabilities()?.prompts).toBeUndefined();
+      expect(client.getServerCapabilities()?.resources).toBeUndefined();
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -474,6 +474,45 @@ const RESOURCES = {
   "example://images/tiny.png": { mimeType: "image/png", blob: PNG_B64 },
 };
 
+/** The conformance suite's fixture resources, template and prompts (with --conformance). */
+if (CONFORMANCE) {
+  Object.assign(RESOURCES, {
+    "test://static-text": { mimeType: "text/plain", text: "This is the content of the static text resource." },
+    "test://static-binary": { mimeType: "image/png", blob: PNG_B64 },
+    "test://watched-resource": { mimeType: "text/plain", text: "Watched resource content." },
+  });
+}
+const TEMPLATES = CONFORMANCE ? [{ uriTemplate: "test://template/{id}/data", name: "template-data", description: "Data of the item {id}.", mimeType: "application/json" }] : [];
+const templateRead = (uri) => {
+  const m = CONFORMANCE && /^test:\/\/template\/([^/]+)\/data$/.exec(uri);
+  return m ? { mimeType: "application/json", text: JSON.stringify({ id: m[1], templateTest: true, data: `Data for ID: ${m[1]}` }) } : undefined;
+};
+const prompts = CONFORMANCE
+  ? [
+      { def: { name: "test_simple_prompt", description: "A simple prompt without arguments." }, get: () => [{ role: "user", content: text("This is a simple prompt for testing.") }] },
+      {
+        def: {
+          name: "test_prompt_with_arguments",
+          description: "A prompt with two arguments.",
+          arguments: [
+            { name: "arg1", description: "First test argument", required: true },
+            { name: "arg2", description: "Second test argument", required: true },
+          ],
+        },
+        get: ({ arg1, arg2 }) => [{ role: "user", content: text(`Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`) }],
+        complete: { arg1: ["paris", "park", "party"], arg2: ["red", "green"] },
+      },
+      {
+        def: { name: "test_prompt_with_embedded_resource", description: "A prompt with an embedded resource.", arguments: [{ name: "resourceUri", description: "URI of the resource", required: true }] },
+        get: ({ resourceUri }) => [
+          { role: "user", content: { type: "resource", resource: { uri: String(resourceUri), mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+          { role: "user", content: text("Please process the embedded resource above.") },
+        ],
+      },
+      { def: { name: "test_prompt_with_image", description: "A prompt with an image." }, get: () => [{ role: "user", content: { type: "image", data: PNG_B64, mimeType: "image/png" } }, { role: "user", content: text("Please analyze the image above.") }] },
+    ]
+  : [];
+
 // ---------------------------------------------------------------- the server factory
 
 const encodeCursor = (offset) => Buffer.from(JSON.stringify({ offset }), "utf8").toString("base64url");
@@ -492,7 +531,7 @@ function createServer(context) {
   const server = new Server(
     { name: "tool-studio-example", version: "1.0.0", title: "Tool Studio example server" },
     {
-      capabilities: { tools: { listChanged: true }, resources: {} },
+      capabilities: CONFORMANCE ? { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, completions: {} } : { tools: { listChanged: true }, resources: {} },
       instructions: "An example server that exercises Tool Studio.",
     },
   );
@@ -512,8 +551,25 @@ function createServer(context) {
   server.setRequestHandler("resources/list", () => ({
     resources: Object.entries(RESOURCES).map(([uri, r]) => ({ uri, name: uri.split("/").pop(), mimeType: r.mimeType })),
   }));
+  if (CONFORMANCE) {
+    server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: TEMPLATES }));
+    server.setRequestHandler("resources/subscribe", () => ({}));
+    server.setRequestHandler("resources/unsubscribe", () => ({}));
+    server.setRequestHandler("prompts/list", () => ({ prompts: prompts.map((p) => p.def) }));
+    server.setRequestHandler("prompts/get", (request) => {
+      const p = prompts.find((x) => x.def.name === request.params.name);
+      if (!p) throw invalidParams(`Unknown prompt: ${request.params.name}`);
+      return { messages: p.get(request.params.arguments ?? {}) };
+    });
+    server.setRequestHandler("completion/complete", (request) => {
+      const { ref, argument } = request.params;
+      const choices = ref.type === "ref/prompt" ? (prompts.find((x) => x.def.name === ref.name)?.complete?.[argument.name] ?? []) : [];
+      const values = choices.filter((c) => c.startsWith(argument.value ?? ""));
+      return { completion: { values, total: values.length, hasMore: false } };
+    });
+  }
   server.setRequestHandler("resources/read", (request) => {
-    const r = RESOURCES[request.params.uri];
+    const r = RESOURCES[request.params.uri] ?? templateRead(request.params.uri);
     // The spec's code for an unknown resource (-32002).
     if (!r) throw new ProtocolError(-32002, `Resource not found: ${request.params.uri}`);
     return { contents: [{ uri: request.params.uri, ...r }] };

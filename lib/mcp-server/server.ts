@@ -9,6 +9,12 @@ import {
   ProtocolErrorCode,
   Server,
   type CallToolResult,
+  type CompleteResult,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ListResourceTemplatesResult,
   type LegacyHttpHandler,
   type McpHttpHandler,
   type ServerContext,
@@ -25,13 +31,17 @@ import { LegacySessions } from "./sessions";
 import { ToolListWatcher } from "./changes";
 import { page, pageSize } from "./paging";
 import type { McpView } from "../mcp/source";
+import * as upstream from "./upstream";
 
 /** What the MCP endpoint needs of the studio (a full `Studio` fits). */
 export interface McpStudio {
   registry: Pick<Registry, "list" | "get"> & Partial<Pick<Registry, "subscribe">>;
   execute(req: ExecuteRequest): Promise<Run>;
-  /** The configured MCP servers: the first `tools/list` waits (bounded) until they connected or failed. */
-  mcp?: Pick<McpView, "settled">;
+  /**
+   * The configured MCP servers: the first `tools/list` waits (bounded) until they connected or
+   * failed; where this process holds their connections, their prompts and resources are re-offered.
+   */
+  mcp?: Pick<McpView, "settled"> & Partial<upstream.UpstreamView>;
 }
 
 export interface McpServerDeps {
@@ -140,7 +150,12 @@ export async function closeMcpEndpoint(studio: McpStudio): Promise<void> {
  */
 export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDeps, "actor"> = {}): Server {
   // logging: `logging/setLevel` (the SDK's handler) sets the level of the log messages sent during a call.
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: INSTRUCTIONS });
+  const view = upstreamView(studio);
+  const capabilities = view
+    ? { tools: { listChanged: true }, logging: {}, prompts: { listChanged: false }, resources: { subscribe: true, listChanged: false }, completions: {} }
+    : { tools: { listChanged: true }, logging: {} };
+  const server = new Server(SERVER_INFO, { capabilities, instructions: INSTRUCTIONS });
+  if (view) offerUpstream(server, view);
 
   server.setRequestHandler("tools/list", async (request, ctx) => {
     await configuredServersSettled(studio);
@@ -183,6 +198,41 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   });
 
   return server;
+}
+
+/** The configured servers' connections, where this process holds them (else no prompts or resources are offered). */
+function upstreamView(studio: McpStudio): upstream.UpstreamView | null {
+  const m = studio.mcp;
+  if (!m?.holdsConnections || !m.states || !m.connection) return null;
+  return { holdsConnections: true, states: m.states.bind(m), connection: m.connection.bind(m) };
+}
+
+/** Prompts, resources, resource templates and completions of the configured MCP servers (lib/mcp-server/upstream.ts). */
+function offerUpstream(server: Server, view: upstream.UpstreamView): void {
+  const size = () => pageSize();
+  server.setRequestHandler("prompts/list", async (request, ctx) => {
+    const { items, nextCursor } = page(await upstream.listPrompts(view, ctx.mcpReq.signal), request.params?.cursor, size());
+    return { prompts: items as Prompt[], ...(nextCursor ? { nextCursor } : {}) };
+  });
+  server.setRequestHandler("prompts/get", async (request, ctx) => (await upstream.getPrompt(view, request.params.name, request.params.arguments, ctx.mcpReq.signal)) as GetPromptResult);
+  server.setRequestHandler("resources/list", async (request, ctx) => {
+    const { items, nextCursor } = page(await upstream.listResources(view, ctx.mcpReq.signal), request.params?.cursor, size());
+    return { resources: items as Resource[], ...(nextCursor ? { nextCursor } : {}) };
+  });
+  server.setRequestHandler("resources/templates/list", async (request, ctx) => {
+    const { items, nextCursor } = page(await upstream.listResourceTemplates(view, ctx.mcpReq.signal), request.params?.cursor, size());
+    return { resourceTemplates: items as ListResourceTemplatesResult["resourceTemplates"], ...(nextCursor ? { nextCursor } : {}) };
+  });
+  server.setRequestHandler("resources/read", async (request, ctx) => (await upstream.readResource(view, request.params.uri, ctx.mcpReq.signal)) as ReadResourceResult);
+  server.setRequestHandler("resources/subscribe", async (request, ctx) => {
+    await upstream.subscribeResource(view, request.params.uri, "resources/subscribe", ctx.mcpReq.signal);
+    return {};
+  });
+  server.setRequestHandler("resources/unsubscribe", async (request, ctx) => {
+    await upstream.subscribeResource(view, request.params.uri, "resources/unsubscribe", ctx.mcpReq.signal);
+    return {};
+  });
+  server.setRequestHandler("completion/complete", async (request, ctx) => (await upstream.complete(view, { ...request.params }, ctx.mcpReq.signal)) as CompleteResult);
 }
 
 /** How long the first `tools/list` after a start waits for the configured MCP servers (STUDIO_MCP_LIST_WAIT_MS, default 10 s). */
