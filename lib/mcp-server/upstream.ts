@@ -73,10 +73,6 @@ async function gather(list: Upstream[], each: (u: Upstream) => Promise<Record<st
 
 const promptName = (u: Upstream, name: string): string => (u.namespaced ? namespacedName(u.name, name) : name);
 
-export function hasPrompts(view: UpstreamView): boolean {
-  return upstreams(view, "prompts").length > 0;
-}
-
 export async function listPrompts(view: UpstreamView, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
   return gather(upstreams(view, "prompts"), async (u) => (await listAll(u, "prompts/list", "prompts", signal)).map((p) => ({ ...p, name: promptName(u, String(p.name)) })));
 }
