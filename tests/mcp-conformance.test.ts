@@ -17,10 +17,10 @@ import { buildMcpStudio } from "./helpers/mcp-studio";
 // against the studio's MCP endpoint: a studio (built-in tools plus the repo's example server as a
 // configured MCP server) behind the one door (Host and cross-site checks, the caller's token) and
 // handleMcpRequest, as app/api/mcp/route.ts serves it, over HTTP. The suite is run by Node 22
-// from the `node` package (it needs fs.globSync; the machine's Node is 20). It cannot send a
+// from the `node` package in tools/node22 (it needs fs.globSync; the machine's Node is 20). It cannot send a
 // token, so the test's HTTP server adds STUDIO_MCP_TOKEN to each request, as a client would.
 
-const NODE22 = path.join(REPO_ROOT, "node_modules/node/bin/node");
+const NODE22 = path.join(REPO_ROOT, "tools/node22/node_modules/node/bin/node");
 const SUITE = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const MCP_TOKEN = "conformance-mcp-token";
 
@@ -119,7 +119,7 @@ async function runSuite(url: URL): Promise<Map<string, Check[]>> {
 }
 
 it("passes the conformance suite's server scenarios for every capability it declares", async () => {
-  expect(existsSync(NODE22), "node_modules/node (Node 22 from npm) is missing: run npm install").toBe(true);
+  expect(existsSync(NODE22), "tools/node22 (Node 22 from npm) is missing: run npm install (its postinstall installs it)").toBe(true);
   await manager.settled(15_000);
   const results = await runSuite(server.url);
   const failures = new Map([...results].map(([name, checks]) => [name, checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`.slice(0, 300))]));
