@@ -4,19 +4,26 @@ import type { EventId, EventStore, JSONRPCMessage, StreamId } from "@modelcontex
  * The events of one 2025-era session's SSE streams, kept so a client that lost a stream can
  * resume it: each event has an id (`<stream>.<n>`), and a GET with `Last-Event-ID` replays what
  * that stream sent after it (a call's progress and result, notifications on the session's
- * stream). In memory with the session, at most `maxEvents` (the oldest go first).
+ * stream). In memory with the session, at most `maxEvents` events and about `maxBytes` of them
+ * (the oldest go first; the newest is always kept).
  */
 export class SessionEventStore implements EventStore {
-  private readonly events: { id: EventId; stream: StreamId; seq: number; message: JSONRPCMessage }[] = [];
+  private readonly events: { id: EventId; stream: StreamId; seq: number; message: JSONRPCMessage; bytes: number }[] = [];
   private seq = 0;
+  private bytes = 0;
 
-  constructor(private readonly maxEvents = 1_000) {}
+  constructor(
+    private readonly maxEvents = 1_000,
+    private readonly maxBytes = 4 * 1024 * 1024,
+  ) {}
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const seq = ++this.seq;
     const id = `${streamId}.${seq}`;
-    this.events.push({ id, stream: streamId, seq, message });
-    if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
+    const bytes = JSON.stringify(message).length;
+    this.events.push({ id, stream: streamId, seq, message, bytes });
+    this.bytes += bytes;
+    while (this.events.length > 1 && (this.events.length > this.maxEvents || this.bytes > this.maxBytes)) this.bytes -= this.events.shift()!.bytes;
     return id;
   }
 

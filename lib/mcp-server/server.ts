@@ -109,6 +109,8 @@ function endpointFor(studio: McpStudio, deps: McpServerDeps): Promise<Endpoint> 
   if (!endpoint) {
     endpoint = createEndpoint(studio, deps);
     endpoints.set(studio, endpoint);
+    // A failed start is not kept: the next request tries again.
+    endpoint.catch(() => endpoints.delete(studio));
   }
   return endpoint;
 }
