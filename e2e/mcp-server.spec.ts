@@ -38,6 +38,8 @@ for (const era of ["modern", "legacy"] as const) {
     const client = await connect(baseURL!, name, era);
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25");
+      // A gateway clients can trust (issue 13): list changes are announced; logging is accepted.
+      expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, logging: {} });
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["add", "json_query", "chart_png", "fail", "slow_count", "create_event"]));
       const add = tools.find((t) => t.name === "add")!;

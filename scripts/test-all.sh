@@ -22,6 +22,13 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   fi
 fi
 
+# Node 22 for the MCP conformance suite (tests/mcp-conformance.test.ts), in its own folder so it
+# never shadows the machine's Node; only the tests need it, so `npm run studio` does not fetch it.
+if [ ! -x tools/node22/node_modules/node/bin/node ]; then
+  echo "== Node 22 for the conformance suite (tools/node22)"
+  npm run -s test:node22
+fi
+
 echo "== typecheck"
 npx tsc --noEmit
 echo "== lint and architecture boundaries"

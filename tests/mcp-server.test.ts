@@ -15,6 +15,7 @@ import type { Run } from "@/lib/runs/types";
 import { ToolError } from "@/lib/tools/errors";
 import { text } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { modernRequest } from "./helpers/mcp";
 
 // The studio as an MCP server: a real registry (built-in tools plus an MCP-proxied and a
 // runtime-defined tool), a real run store on PostgreSQL, and the real v2 MCP client whose
@@ -105,34 +106,7 @@ async function connect(opts: { era?: "modern" | "legacy"; name?: string; token?:
   return client;
 }
 
-/** A raw JSON-RPC POST, as a 2026-07-28 client sends it (headers and `_meta` envelope). */
-function rawModern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Request {
-  const body = {
-    jsonrpc: "2.0",
-    id: 1,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": MODERN,
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": { name: "raw-client", version: "0" },
-      },
-    },
-  };
-  return new Request(URL_, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN,
-      "mcp-method": method,
-      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-}
+const rawModern = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Request => modernRequest(URL_, method, params, headers);
 
 const runIdOf = (result: { _meta?: Record<string, unknown> }): string => String(result._meta?.[META.runId]);
 
@@ -152,7 +126,7 @@ describe("protocol negotiation", () => {
     expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
     expect(client.getProtocolEra()).toBe("modern");
     expect(client.getServerVersion()).toMatchObject({ name: "tool-studio" });
-    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
     await client.close();
   });
 

@@ -6,6 +6,7 @@
  *   node examples/mcp-server/server.mjs                      # stdio (default)
  *   node examples/mcp-server/server.mjs --http 8765          # Streamable HTTP on http://127.0.0.1:8765/mcp
  *   node examples/mcp-server/server.mjs --page-size 3        # tools/list page size (default 4)
+ *   node examples/mcp-server/server.mjs --conformance        # also the MCP conformance suite's fixture tools
  *
  * Its tools exercise the studio: structured output, every content kind, progress + cancellation,
  * tool-level errors, rich metadata (annotations, icons, _meta, title), `x-mcp-header` (a valid one
@@ -38,6 +39,7 @@ const opt = (name) => {
 };
 const httpPort = opt("--http");
 const PAGE_SIZE = Math.max(1, Number(opt("--page-size") ?? 4));
+const CONFORMANCE = argv.includes("--conformance");
 const log = (...a) => process.stderr.write(`[example-mcp] ${a.join(" ")}\n`);
 
 // ---------------------------------------------------------------- tiny media, made here
@@ -390,6 +392,80 @@ const tools = [
   },
 ];
 
+/**
+ * The tools the official conformance suite (@modelcontextprotocol/conformance) calls by name in
+ * its server scenarios, as its scenario descriptions define them: with `--conformance` (and the
+ * studio's entry `"namespace": false`), the studio's /api/mcp offers them under these names.
+ */
+const conformanceTools = [
+  {
+    def: { name: "test_simple_text", description: "Conformance fixture: returns simple text.", inputSchema: { type: "object", properties: {} } },
+    run: () => ({ content: [text("This is a simple text response for testing.")] }),
+  },
+  {
+    def: { name: "test_image_content", description: "Conformance fixture: returns an image.", inputSchema: { type: "object", properties: {} } },
+    run: () => ({ content: [{ type: "image", data: PNG_B64, mimeType: "image/png" }] }),
+  },
+  {
+    def: { name: "test_audio_content", description: "Conformance fixture: returns audio (WAV).", inputSchema: { type: "object", properties: {} } },
+    run: () => ({ content: [{ type: "audio", data: WAV_B64, mimeType: "audio/wav" }] }),
+  },
+  {
+    def: { name: "test_embedded_resource", description: "Conformance fixture: returns an embedded resource.", inputSchema: { type: "object", properties: {} } },
+    run: () => ({ content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }] }),
+  },
+  {
+    def: { name: "test_multiple_content_types", description: "Conformance fixture: returns text, an image and a resource.", inputSchema: { type: "object", properties: {} } },
+    run: () => ({
+      content: [
+        text("Multiple content types test:"),
+        { type: "image", data: PNG_B64, mimeType: "image/png" },
+        { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+      ],
+    }),
+  },
+  {
+    def: { name: "test_tool_with_logging", description: "Conformance fixture: sends three log messages while it runs.", inputSchema: { type: "object", properties: {} } },
+    run: async (_args, ctx) => {
+      for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+        await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", logger: "example", data } });
+        await sleep(50);
+      }
+      return { content: [text("Tool with logging executed successfully")] };
+    },
+  },
+  {
+    def: { name: "test_error_handling", description: "Conformance fixture: always reports an error.", inputSchema: { type: "object", properties: {} } },
+    run: () => ({ content: [text("This tool intentionally returns an error for testing")], isError: true }),
+  },
+  {
+    def: { name: "test_tool_with_progress", description: "Conformance fixture: reports progress 0, 50 and 100 of 100.", inputSchema: { type: "object", properties: {} } },
+    run: async (_args, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      for (const progress of [0, 50, 100]) {
+        if (token !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, total: 100, message: `${progress}%` } });
+        await sleep(50);
+      }
+      return { content: [text(String(token ?? "no progress token"))] };
+    },
+  },
+  {
+    def: {
+      name: "json_schema_2020_12_tool",
+      description: "Conformance fixture: an input schema in JSON Schema 2020-12 with $defs and additionalProperties.",
+      inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: { address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+        properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+        additionalProperties: false,
+      },
+    },
+    run: (args) => ({ content: [text(JSON.stringify(args))] }),
+  },
+];
+if (CONFORMANCE) tools.push(...conformanceTools);
+
 // ---------------------------------------------------------------- resources (resources/read)
 
 /** What `example://` URIs name: read through resources/read, as resource links of this server point to. */
@@ -397,6 +473,45 @@ const RESOURCES = {
   "example://notes/changelog.md": { mimeType: "text/markdown", text: "# Changelog\n\n- 1.0.0: first release of the example server.\n" },
   "example://images/tiny.png": { mimeType: "image/png", blob: PNG_B64 },
 };
+
+/** The conformance suite's fixture resources, template and prompts (with --conformance). */
+if (CONFORMANCE) {
+  Object.assign(RESOURCES, {
+    "test://static-text": { mimeType: "text/plain", text: "This is the content of the static text resource." },
+    "test://static-binary": { mimeType: "image/png", blob: PNG_B64 },
+    "test://watched-resource": { mimeType: "text/plain", text: "Watched resource content." },
+  });
+}
+const TEMPLATES = CONFORMANCE ? [{ uriTemplate: "test://template/{id}/data", name: "template-data", description: "Data of the item {id}.", mimeType: "application/json" }] : [];
+const templateRead = (uri) => {
+  const m = CONFORMANCE && /^test:\/\/template\/([^/]+)\/data$/.exec(uri);
+  return m ? { mimeType: "application/json", text: JSON.stringify({ id: m[1], templateTest: true, data: `Data for ID: ${m[1]}` }) } : undefined;
+};
+const prompts = CONFORMANCE
+  ? [
+      { def: { name: "test_simple_prompt", description: "A simple prompt without arguments." }, get: () => [{ role: "user", content: text("This is a simple prompt for testing.") }] },
+      {
+        def: {
+          name: "test_prompt_with_arguments",
+          description: "A prompt with two arguments.",
+          arguments: [
+            { name: "arg1", description: "First test argument", required: true },
+            { name: "arg2", description: "Second test argument", required: true },
+          ],
+        },
+        get: ({ arg1, arg2 }) => [{ role: "user", content: text(`Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`) }],
+        complete: { arg1: ["paris", "park", "party"], arg2: ["red", "green"] },
+      },
+      {
+        def: { name: "test_prompt_with_embedded_resource", description: "A prompt with an embedded resource.", arguments: [{ name: "resourceUri", description: "URI of the resource", required: true }] },
+        get: ({ resourceUri }) => [
+          { role: "user", content: { type: "resource", resource: { uri: String(resourceUri), mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+          { role: "user", content: text("Please process the embedded resource above.") },
+        ],
+      },
+      { def: { name: "test_prompt_with_image", description: "A prompt with an image." }, get: () => [{ role: "user", content: { type: "image", data: PNG_B64, mimeType: "image/png" } }, { role: "user", content: text("Please analyze the image above.") }] },
+    ]
+  : [];
 
 // ---------------------------------------------------------------- the server factory
 
@@ -416,7 +531,7 @@ function createServer(context) {
   const server = new Server(
     { name: "tool-studio-example", version: "1.0.0", title: "Tool Studio example server" },
     {
-      capabilities: { tools: { listChanged: true }, resources: {} },
+      capabilities: CONFORMANCE ? { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, completions: {} } : { tools: { listChanged: true }, resources: {} },
       instructions: "An example server that exercises Tool Studio.",
     },
   );
@@ -436,8 +551,25 @@ function createServer(context) {
   server.setRequestHandler("resources/list", () => ({
     resources: Object.entries(RESOURCES).map(([uri, r]) => ({ uri, name: uri.split("/").pop(), mimeType: r.mimeType })),
   }));
+  if (CONFORMANCE) {
+    server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: TEMPLATES }));
+    server.setRequestHandler("resources/subscribe", () => ({}));
+    server.setRequestHandler("resources/unsubscribe", () => ({}));
+    server.setRequestHandler("prompts/list", () => ({ prompts: prompts.map((p) => p.def) }));
+    server.setRequestHandler("prompts/get", (request) => {
+      const p = prompts.find((x) => x.def.name === request.params.name);
+      if (!p) throw invalidParams(`Unknown prompt: ${request.params.name}`);
+      return { messages: p.get(request.params.arguments ?? {}) };
+    });
+    server.setRequestHandler("completion/complete", (request) => {
+      const { ref, argument } = request.params;
+      const choices = ref.type === "ref/prompt" ? (prompts.find((x) => x.def.name === ref.name)?.complete?.[argument.name] ?? []) : [];
+      const values = choices.filter((c) => c.startsWith(argument.value ?? ""));
+      return { completion: { values, total: values.length, hasMore: false } };
+    });
+  }
   server.setRequestHandler("resources/read", (request) => {
-    const r = RESOURCES[request.params.uri];
+    const r = RESOURCES[request.params.uri] ?? templateRead(request.params.uri);
     // The spec's code for an unknown resource (-32002).
     if (!r) throw new ProtocolError(-32002, `Resource not found: ${request.params.uri}`);
     return { contents: [{ uri: request.params.uri, ...r }] };

@@ -43,6 +43,11 @@ export const Group = z.strictObject({
 
 export const MemoryCategory = z.strictObject({ name, description: z.string().optional() });
 
+const mcpNamespace = z
+  .boolean()
+  .optional()
+  .describe("false: offer this server's tools under their own names instead of `<server>__<tool>` (a name an earlier source already has stays with that source, and the clash is reported).");
+
 export const McpServer = z.discriminatedUnion("transport", [
   z.strictObject({
     name: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -"),
@@ -54,6 +59,7 @@ export const McpServer = z.discriminatedUnion("transport", [
     enabled: z.boolean().default(true),
     timeoutMs: z.number().int().positive().optional(),
     toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
+    namespace: mcpNamespace,
   }),
   z.strictObject({
     name: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -"),
@@ -63,6 +69,7 @@ export const McpServer = z.discriminatedUnion("transport", [
     enabled: z.boolean().default(true),
     timeoutMs: z.number().int().positive().optional(),
     toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
+    namespace: mcpNamespace,
   }),
 ]);
 

@@ -120,7 +120,13 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   req.onStart?.(start.id);
   const progress = storedProgress(deps.runs, start.id, req.onProgress);
   const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report }).finally(progress.stop);
-  return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
+  return withResultMeta(await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec), outcome);
+}
+
+/** The tool's result `_meta` (not stored) on the run handed back to this caller, when the stored output is this outcome's. */
+function withResultMeta(run: Run, outcome: RunOutcome): Run {
+  if (!outcome.resultMeta || !run.output || run.status !== outcome.status) return run;
+  return { ...run, output: { ...run.output, _meta: outcome.resultMeta } };
 }
 
 /** How often a run's progress is written to its row, at most. */
@@ -476,7 +482,7 @@ function outcomeOf(tool: RegisteredTool, output: ToolOutput): RunOutcome {
   const content = output.content as ContentBlock[];
   if (output.isError) {
     const message = content.find((b) => b.type === "text")?.text ?? "The tool reported an error.";
-    return { status: "error", finishedAt, content, structuredContent: output.structuredContent, error: { kind: "other", message } };
+    return { status: "error", finishedAt, content, structuredContent: output.structuredContent, resultMeta: output._meta, error: { kind: "other", message } };
   }
   let outputValid: boolean | null = null;
   let outputErrors = null;
@@ -496,7 +502,7 @@ function outcomeOf(tool: RegisteredTool, output: ToolOutput): RunOutcome {
       }
     }
   }
-  return { status: "success", finishedAt, content, structuredContent: output.structuredContent, outputValid, outputErrors };
+  return { status: "success", finishedAt, content, structuredContent: output.structuredContent, resultMeta: output._meta, outputValid, outputErrors };
 }
 
 function errorOf(e: ToolError): { kind: ErrorKind; message: string; detail?: string; fields?: typeof e.fields } {

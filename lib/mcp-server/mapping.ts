@@ -78,9 +78,11 @@ export interface McpCallToolResult {
  * content. Anything else: `isError: true` with a text block naming the error kind and the
  * caller-safe message (the operator-only detail is not part of a Run, so it cannot leak);
  * rejected arguments list each field, as tool input errors are reported since 2025-11-25.
+ * What the tool itself put in its result's `_meta`, and the structured content of an error it
+ * reported (MCP isError), are passed on; the studio's own keys are added to that `_meta`.
  */
 export function toCallToolResult(run: Run): McpCallToolResult {
-  const meta: Record<string, unknown> = { [META.runId]: run.id, [META.runStatus]: run.status };
+  const meta: Record<string, unknown> = { ...(run.output?._meta ?? {}), [META.runId]: run.id, [META.runStatus]: run.status };
 
   if (run.status === "success") {
     const out: McpCallToolResult = { content: run.output?.content ?? [] };
@@ -106,7 +108,10 @@ export function toCallToolResult(run: Run): McpCallToolResult {
     if (block.type === "text" && block.text === message) continue;
     content.push(block);
   }
-  return { content, isError: true, _meta: meta };
+  const out: McpCallToolResult = { content, isError: true };
+  if (run.output?.structuredContent !== undefined) out.structuredContent = run.output.structuredContent;
+  out._meta = meta;
+  return out;
 }
 
 function headline(status: Run["status"]): string {

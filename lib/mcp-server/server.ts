@@ -1,6 +1,7 @@
 import {
   CLIENT_INFO_META_KEY,
   createMcpHandler,
+  InMemoryServerEventBus,
   isLegacyRequest,
   legacyStatelessFallback,
   PROTOCOL_VERSION_META_KEY,
@@ -8,6 +9,12 @@ import {
   ProtocolErrorCode,
   Server,
   type CallToolResult,
+  type CompleteResult,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ListResourceTemplatesResult,
   type LegacyHttpHandler,
   type McpHttpHandler,
   type ServerContext,
@@ -21,11 +28,20 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "../auth/principal";
 import { toCallToolResult, toMcpTool } from "./mapping";
 import { LegacySessions } from "./sessions";
+import { ToolListWatcher } from "./changes";
+import { page, pageSize } from "./paging";
+import type { McpView } from "../mcp/source";
+import * as upstream from "./upstream";
 
 /** What the MCP endpoint needs of the studio (a full `Studio` fits). */
 export interface McpStudio {
-  registry: Pick<Registry, "list" | "get">;
+  registry: Pick<Registry, "list" | "get"> & Partial<Pick<Registry, "subscribe">>;
   execute(req: ExecuteRequest): Promise<Run>;
+  /**
+   * The configured MCP servers: the first `tools/list` waits (bounded) until they connected or
+   * failed; where this process holds their connections, their prompts and resources are re-offered.
+   */
+  mcp?: Pick<McpView, "settled"> & Partial<upstream.UpstreamView>;
 }
 
 export interface McpServerDeps {
@@ -69,7 +85,7 @@ async function serveMcp(request: Request, deps: McpServerDeps): Promise<Response
       { status: 503 },
     );
   }
-  const endpoint = endpointFor(studio, deps);
+  const endpoint = await endpointFor(studio, deps);
   if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) {
     return endpoint.sessions.handle(request, endpoint.stateless);
   }
@@ -80,33 +96,53 @@ interface Endpoint {
   modern: McpHttpHandler;
   stateless: LegacyHttpHandler;
   sessions: LegacySessions;
+  watcher: ToolListWatcher;
 }
 
 // One endpoint per studio, built on first use with that call's deps, and kept on globalThis so
 // Next's dev reloads keep the 2025-era sessions.
-const g = globalThis as typeof globalThis & { __toolStudioMcp?: WeakMap<McpStudio, Endpoint> };
+const g = globalThis as typeof globalThis & { __toolStudioMcp?: WeakMap<McpStudio, Promise<Endpoint>> };
 
-function endpointFor(studio: McpStudio, deps: McpServerDeps): Endpoint {
+function endpointFor(studio: McpStudio, deps: McpServerDeps): Promise<Endpoint> {
   const endpoints = (g.__toolStudioMcp ??= new WeakMap());
   let endpoint = endpoints.get(studio);
   if (!endpoint) {
-    const factory = () => createStudioMcpServer(studio, deps);
-    const onerror = (err: Error) => console.warn("[tool-studio] MCP endpoint:", err.message);
-    endpoint = {
-      modern: createMcpHandler(factory, { legacy: "reject", maxRequestBodySize: MAX_BODY_BYTES, onerror }),
-      stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }),
-      sessions: new LegacySessions(factory, { maxRequestBodySize: MAX_BODY_BYTES, onerror }),
-    };
+    endpoint = createEndpoint(studio, deps);
     endpoints.set(studio, endpoint);
+    // A failed start is not kept: the next request tries again.
+    endpoint.catch(() => endpoints.delete(studio));
   }
   return endpoint;
 }
 
+async function createEndpoint(studio: McpStudio, deps: McpServerDeps): Promise<Endpoint> {
+  const factory = () => createStudioMcpServer(studio, deps);
+  const onerror = (err: Error) => console.warn("[tool-studio] MCP endpoint:", err.message);
+  const bus = new InMemoryServerEventBus(onerror);
+  const modern = createMcpHandler(factory, { legacy: "reject", maxRequestBodySize: MAX_BODY_BYTES, onerror, bus });
+  const sessions = new LegacySessions(factory, { maxRequestBodySize: MAX_BODY_BYTES, onerror });
+  // Connected clients hear of every change of the tool list: 2026-07-28 ones on their
+  // subscriptions/listen stream, 2025-era ones on their session's stream.
+  const watcher = new ToolListWatcher({
+    list: () => studio.registry.list(),
+    subscribe: studio.registry.subscribe?.bind(studio.registry),
+    active: () => bus.listenerCount > 0 || sessions.size > 0,
+    onChange: () => {
+      modern.notify.toolsChanged();
+      sessions.toolsChanged();
+    },
+  });
+  await watcher.start();
+  return { modern, stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }), sessions, watcher };
+}
+
 /** Closes the 2025-era sessions of a studio's endpoint (tests, shutdown). */
 export async function closeMcpEndpoint(studio: McpStudio): Promise<void> {
-  const endpoint = g.__toolStudioMcp?.get(studio);
-  if (!endpoint) return;
+  const pending = g.__toolStudioMcp?.get(studio);
+  if (!pending) return;
   g.__toolStudioMcp?.delete(studio);
+  const endpoint = await pending;
+  endpoint.watcher.close();
   await Promise.all([endpoint.sessions.closeAll(), endpoint.modern.close()]);
 }
 
@@ -115,12 +151,20 @@ export async function closeMcpEndpoint(studio: McpStudio): Promise<void> {
  * tools declare them, and every call runs through `studio.execute` so it is captured.
  */
 export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDeps, "actor"> = {}): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  // logging: `logging/setLevel` (the SDK's handler) sets the level of the log messages sent during a call.
+  const view = upstreamView(studio);
+  const capabilities = view
+    ? { tools: { listChanged: true }, logging: {}, prompts: { listChanged: false }, resources: { subscribe: true, listChanged: false }, completions: {} }
+    : { tools: { listChanged: true }, logging: {} };
+  const server = new Server(SERVER_INFO, { capabilities, instructions: INSTRUCTIONS });
+  if (view) offerUpstream(server, view);
 
-  server.setRequestHandler("tools/list", async (_request, ctx) => {
+  server.setRequestHandler("tools/list", async (request, ctx) => {
+    await configuredServersSettled(studio);
     const specs = await studio.registry.list();
     const era = envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined ? "modern" : "legacy";
-    return { tools: specs.map((s) => toMcpTool(s, era) as Tool) };
+    const { items, nextCursor } = page(specs, request.params?.cursor, pageSize());
+    return { tools: items.map((s) => toMcpTool(s, era) as Tool), ...(nextCursor ? { nextCursor } : {}) };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -156,6 +200,64 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   });
 
   return server;
+}
+
+/** The configured servers' connections, where this process holds them (else no prompts or resources are offered). */
+function upstreamView(studio: McpStudio): upstream.UpstreamView | null {
+  const m = studio.mcp;
+  if (!m?.holdsConnections || !m.states || !m.connection) return null;
+  return { holdsConnections: true, states: m.states.bind(m), connection: m.connection.bind(m) };
+}
+
+/** Prompts, resources, resource templates and completions of the configured MCP servers (lib/mcp-server/upstream.ts). */
+function offerUpstream(server: Server, view: upstream.UpstreamView): void {
+  const size = () => pageSize();
+  server.setRequestHandler("prompts/list", async (request, ctx) => {
+    const { items, nextCursor } = page(await upstream.listPrompts(view, ctx.mcpReq.signal), request.params?.cursor, size());
+    return { prompts: items as Prompt[], ...(nextCursor ? { nextCursor } : {}) };
+  });
+  server.setRequestHandler("prompts/get", async (request, ctx) => (await upstream.getPrompt(view, request.params.name, request.params.arguments, ctx.mcpReq.signal)) as GetPromptResult);
+  server.setRequestHandler("resources/list", async (request, ctx) => {
+    const { items, nextCursor } = page(await upstream.listResources(view, ctx.mcpReq.signal), request.params?.cursor, size());
+    return { resources: items as Resource[], ...(nextCursor ? { nextCursor } : {}) };
+  });
+  server.setRequestHandler("resources/templates/list", async (request, ctx) => {
+    const { items, nextCursor } = page(await upstream.listResourceTemplates(view, ctx.mcpReq.signal), request.params?.cursor, size());
+    return { resourceTemplates: items as ListResourceTemplatesResult["resourceTemplates"], ...(nextCursor ? { nextCursor } : {}) };
+  });
+  server.setRequestHandler("resources/read", async (request, ctx) => (await upstream.readResource(view, request.params.uri, ctx.mcpReq.signal)) as ReadResourceResult);
+  server.setRequestHandler("resources/subscribe", async (request, ctx) => {
+    await upstream.subscribeResource(view, request.params.uri, "resources/subscribe", ctx.mcpReq.signal);
+    return {};
+  });
+  server.setRequestHandler("resources/unsubscribe", async (request, ctx) => {
+    await upstream.subscribeResource(view, request.params.uri, "resources/unsubscribe", ctx.mcpReq.signal);
+    return {};
+  });
+  server.setRequestHandler("completion/complete", async (request, ctx) => (await upstream.complete(view, { ...request.params }, ctx.mcpReq.signal)) as CompleteResult);
+}
+
+/** How long the first `tools/list` after a start waits for the configured MCP servers (STUDIO_MCP_LIST_WAIT_MS, default 10 s). */
+export function listWaitMs(env: Record<string, string | undefined> = process.env): number {
+  const n = Number(env.STUDIO_MCP_LIST_WAIT_MS);
+  return env.STUDIO_MCP_LIST_WAIT_MS !== undefined && Number.isFinite(n) && n >= 0 ? Math.min(n, 120_000) : 10_000;
+}
+
+const settledOnce = new WeakMap<McpStudio, Promise<void>>();
+
+/**
+ * Resolves once the configured MCP servers connected or failed, or after listWaitMs: a client
+ * listing right after a start sees every server's tools, not the few that were ready. Waited for
+ * once per studio; later lists answer at once (and changes are announced by list_changed).
+ */
+function configuredServersSettled(studio: McpStudio): Promise<void> {
+  if (!studio.mcp) return Promise.resolve();
+  let p = settledOnce.get(studio);
+  if (!p) {
+    p = studio.mcp.settled(listWaitMs()).catch((err: unknown) => console.warn("[tool-studio] MCP endpoint: waiting for the MCP servers failed:", err instanceof Error ? err.message : err));
+    settledOnce.set(studio, p);
+  }
+  return p;
 }
 
 function actorOf(deps: Pick<McpServerDeps, "actor">): string {

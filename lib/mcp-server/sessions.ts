@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type LegacyHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { SessionEventStore } from "./event-store";
 
 /**
  * Sessions for 2025-era clients (the `initialize` handshake, `Mcp-Session-Id`). The 2026-07-28
@@ -8,10 +9,16 @@ import { WebStandardStreamableHTTPServerTransport, type LegacyHttpHandler, type 
  *
  * Kept in memory: a session idle for `idleMs` is closed (the client then gets 404 and starts a
  * new one, as the spec says), and beyond `maxSessions` the least recently used one is closed.
+ *
+ * Streams are resumable (2025-11-25): every SSE event has an id, each stream opens with a priming
+ * event carrying `retry` (RESUME_RETRY_MS), and a client that lost a stream gets what it missed
+ * by a GET with `Last-Event-ID` (a call's result included: a dropped stream does not end the call).
  */
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 500;
+/** The `retry` (ms) a client is told to wait before resuming a lost stream. */
+export const RESUME_RETRY_MS = 1_000;
 
 export interface LegacySessionOptions {
   idleMs?: number;
@@ -61,6 +68,13 @@ export class LegacySessions {
     return stateless(request);
   }
 
+  /** Tells every session's client that the tool list changed (delivered on its GET stream, if it has one open). */
+  toolsChanged(): void {
+    for (const s of this.sessions.values()) {
+      s.server.sendToolListChanged().catch((err: Error) => this.opts.onerror?.(err));
+    }
+  }
+
   /** Closes sessions idle for longer than `idleMs`; returns how many. */
   async sweep(): Promise<number> {
     const cutoff = this.now() - this.idleMs;
@@ -88,6 +102,8 @@ export class LegacySessions {
       },
       onsessionclosed: (id) => void this.forget(id),
       maxRequestBodySize: this.opts.maxRequestBodySize,
+      eventStore: new SessionEventStore(),
+      retryInterval: RESUME_RETRY_MS,
     });
     server.onclose = () => {
       if (transport.sessionId) this.forget(transport.sessionId);

@@ -306,6 +306,29 @@ export class McpConnection {
     return toResourceContents(result, this.name);
   }
 
+  /**
+   * Sends any request to this server as it is (the studio's /api/mcp re-offers its prompts and
+   * resources this way) and returns the raw result. The server's own JSON-RPC errors are thrown
+   * as the client raised them (their `code` intact); a network failure also drops the connection.
+   */
+  async request(method: string, params: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (!client || this.state !== "connected") {
+      throw new ToolError("network", `MCP server "${this.name}" is unavailable: ${this.unavailableReason() ?? "not connected"}`);
+    }
+    let result: unknown;
+    try {
+      result = await client.request({ method, params }, RAW, { signal: opts.signal, timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    } catch (err) {
+      if (!opts.signal?.aborted && isNetworkFailure(err)) this.drop(client, `${method} failed: ${describe(err)}`);
+      throw err;
+    }
+    if (typeof result !== "object" || result === null || Array.isArray(result)) {
+      throw new ToolError("provider", `MCP server "${this.name}" returned a malformed ${method} result.`);
+    }
+    return result as Record<string, unknown>;
+  }
+
   // ------------------------------------------------------------ connecting
 
   private async attempt(): Promise<void> {
@@ -479,7 +502,7 @@ export class McpConnection {
     this.registered = this.closed
       ? []
       : this.rawTools.map((raw) => {
-          const spec = toToolSpec(this.name, raw, this.toolTimeout(raw.name as string));
+          const spec = toToolSpec(this.name, raw, this.toolTimeout(raw.name as string), this.config.namespace !== false);
           if (unavailable) spec.unavailable = unavailable;
           const tool = raw.name as string;
           return { spec, invoke: (args, ctx) => this.callTool(tool, args, ctx) } satisfies RegisteredTool;

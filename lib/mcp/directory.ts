@@ -34,6 +34,7 @@ export class McpDirectory implements McpView {
   private rows = new Map<string, Published>();
   private loaded: Promise<void> | null = null;
   private readonly stops: (() => void)[] = [];
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -69,7 +70,14 @@ export class McpDirectory implements McpView {
   }
 
   source(): ToolSourceProvider {
-    return { id: "mcp", list: () => this.tools() };
+    return {
+      id: "mcp",
+      list: () => this.tools(),
+      subscribe: (listener) => {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+      },
+    };
   }
 
   /** The workers connect when the config changes; nothing to do here. */
@@ -87,6 +95,7 @@ export class McpDirectory implements McpView {
   }
 
   async close(): Promise<void> {
+    this.listeners.clear();
     for (const stop of this.stops.splice(0)) stop();
   }
 

@@ -16,10 +16,13 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 /** The studio's name for an MCP tool: `<server>__<tool>`. */
 export const namespacedName = (server: string, tool: string): string => `${server}__${tool}`;
 
-/** Maps one raw MCP Tool to the studio's ToolSpec (every field kept, and the raw JSON as `raw`). */
-export function toToolSpec(server: string, raw: Record<string, unknown>, timeoutMs: number | undefined): ToolSpec {
+/**
+ * Maps one raw MCP Tool to the studio's ToolSpec (every field kept, and the raw JSON as `raw`),
+ * named `<server>__<tool>` unless the server's entry says `"namespace": false`.
+ */
+export function toToolSpec(server: string, raw: Record<string, unknown>, timeoutMs: number | undefined, namespaced = true): ToolSpec {
   const spec: ToolSpec = {
-    name: namespacedName(server, String(raw.name)),
+    name: namespaced ? namespacedName(server, String(raw.name)) : String(raw.name),
     inputSchema: raw.inputSchema as JsonSchema,
     source: { kind: "mcp", id: `mcp:${server}`, server },
     raw,
@@ -54,6 +57,7 @@ export function toToolOutput(result: unknown, server: string): ToolOutput {
   const output: ToolOutput = { content };
   if (result.structuredContent !== undefined) output.structuredContent = result.structuredContent;
   if (result.isError === true) output.isError = true;
+  if (isObject(result._meta) && Object.keys(result._meta).length) output._meta = result._meta;
   return output;
 }
 

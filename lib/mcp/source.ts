@@ -160,7 +160,7 @@ export class McpManager implements McpView {
 
   /** The registry's tool source for MCP servers (id "mcp"). */
   source(): ToolSourceProvider {
-    return { id: "mcp", list: () => this.tools() };
+    return { id: "mcp", list: () => this.tools(), subscribe: (listener) => this.subscribe(() => listener()) };
   }
 
   /** Listens to state changes, tool-list changes and server-set changes; returns the unsubscribe function. */

@@ -5,6 +5,8 @@ import type { ToolSpec } from "../tools/spec";
 export interface ToolSourceProvider {
   id: string;
   list(): Promise<RegisteredTool[]> | RegisteredTool[];
+  /** Calls `listener` when what `list()` returns may have changed (servers, upstream list_changed, config); returns the unsubscribe function. */
+  subscribe?(listener: () => void): () => void;
 }
 
 /** A name claimed by more than one source: the first source keeps it, the rest are reported. */
@@ -56,6 +58,18 @@ export class Registry {
   async snapshot(): Promise<RegistrySnapshot> {
     const { snapshot } = await this.merged();
     return { tools: [...snapshot.tools], collisions: [...snapshot.collisions] };
+  }
+
+  /**
+   * Calls `listener` whenever a source says its tools may have changed (a hint: the listener
+   * compares what it cares about). Sources without a signal are not covered; returns the
+   * unsubscribe function.
+   */
+  subscribe(listener: () => void): () => void {
+    const stops = this.sources.flatMap((s) => (s.subscribe ? [s.subscribe(listener)] : []));
+    return () => {
+      for (const stop of stops.splice(0)) stop();
+    };
   }
 
   async list(): Promise<ToolSpec[]> {

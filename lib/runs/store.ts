@@ -68,6 +68,8 @@ export interface RunOutcome {
   finishedAt: Date;
   content?: ContentBlock[];
   structuredContent?: unknown;
+  /** The tool's result `_meta`: not stored, handed back on the run returned to the caller (see executeTool). */
+  resultMeta?: Record<string, unknown>;
   outputValid?: boolean | null;
   outputErrors?: FieldError[] | null;
   error?: { kind: ErrorKind; message: string; detail?: string; fields?: FieldError[] };

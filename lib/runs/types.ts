@@ -14,7 +14,8 @@ export interface Run {
   specHash: string;
   status: RunStatus;
   arguments: unknown;
-  output: { content: ContentBlock[]; structuredContent?: unknown } | null;
+  /** `_meta`: the tool's own result metadata, on the run this process just ran only (never stored). */
+  output: { content: ContentBlock[]; structuredContent?: unknown; _meta?: Record<string, unknown> } | null;
   /** Did structuredContent match the outputSchema? null when there was nothing to check. */
   outputValid: boolean | null;
   outputErrors: FieldError[] | null;

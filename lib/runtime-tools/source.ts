@@ -12,7 +12,7 @@ import { evaluateJsonata, isJsonataFunction, JsonataError, JSONATA_LIMITS, toJso
  * every call, so edits on disk apply at once. Name clashes with earlier sources are reported by
  * the Registry (register this source after builtin and MCP).
  */
-export function createRuntimeSource(config: () => RuntimeConfig): ToolSourceProvider {
+export function createRuntimeSource(config: () => RuntimeConfig, changes?: (listener: () => void) => () => void): ToolSourceProvider {
   // Made once per config: the same objects until it changes (so a spec's hash is computed once).
   const byConfig = new WeakMap<RuntimeConfig, RegisteredTool[]>();
   return {
@@ -23,6 +23,7 @@ export function createRuntimeSource(config: () => RuntimeConfig): ToolSourceProv
       if (!list) byConfig.set(c, (list = c.tools.map(toRegisteredTool)));
       return list;
     },
+    ...(changes ? { subscribe: changes } : {}),
   };
 }
 

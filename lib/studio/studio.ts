@@ -185,7 +185,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   if (mcp instanceof McpDirectory) await mcp.start();
   registry.addSource(mcp.source());
   // Tools defined in the config come last: on a name clash the built-in or MCP tool is kept (and reported).
-  registry.addSource(createRuntimeSource(config));
+  registry.addSource(createRuntimeSource(config, (listener) => configStore.subscribe(() => listener())));
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
   // A change of a tool's observed output shape is audited like any other change.
   const shapes = new ShapeStore(db.prisma, {

@@ -29,6 +29,8 @@ export interface ToolOutput {
   structuredContent?: unknown;
   /** Set by MCP servers for tool-level errors; the run is then status `error`. */
   isError?: boolean;
+  /** The tool's own result metadata (MCP `CallToolResult._meta`), passed on to MCP callers of this process; not stored with the run. */
+  _meta?: Record<string, unknown>;
 }
 
 export const text = (t: string): TextContent => ({ type: "text", text: t });

@@ -119,3 +119,32 @@ export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A raw JSON-RPC POST, as a 2026-07-28 client sends it (headers and `_meta` envelope). */
+export function modernRequest(url: URL, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Request {
+  const body = {
+    jsonrpc: "2.0",
+    id: 1,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "raw-client", version: "0" },
+      },
+    },
+  };
+  return new Request(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}

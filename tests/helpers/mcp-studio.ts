@@ -1,0 +1,30 @@
+import { createBuiltinSource } from "@/lib/builtin-tools";
+import { RuntimeConfigSchema } from "@/lib/config/schema";
+import { DomainService } from "@/lib/domains/service";
+import { executeTool, type ExecuteRequest } from "@/lib/execution/execute";
+import type { McpStudio } from "@/lib/mcp-server/server";
+import { OutboxStore } from "@/lib/outbox/store";
+import { Registry, type ToolSourceProvider } from "@/lib/registry/registry";
+import { RunStore } from "@/lib/runs/store";
+import type { TestDatabase } from "./db";
+
+/**
+ * What /api/mcp serves, built the way lib/studio/studio.ts boot() builds it: the built-in tools,
+ * then `sources` (e.g. an McpManager's), a run store on the test's database and executeTool.
+ */
+export function buildMcpStudio(db: TestDatabase, opts: { sources?: ToolSourceProvider[]; mcp?: McpStudio["mcp"] } = {}): { studio: McpStudio; registry: Registry; runs: RunStore } {
+  const outbox = new OutboxStore(db.prisma);
+  const config = RuntimeConfigSchema.parse({});
+  const runs = new RunStore(db.prisma);
+  const registry = new Registry();
+  registry.addSource(createBuiltinSource({ outbox, config: () => config, listTools: () => registry.list() }));
+  for (const s of opts.sources ?? []) registry.addSource(s);
+  const domains = new DomainService({ config: () => config, tools: async () => (await registry.snapshot()).tools });
+  const mcp = opts.mcp;
+  const studio: McpStudio = {
+    registry,
+    execute: (req: ExecuteRequest) => executeTool({ registry, runs, domains, ...(mcp ? { sourcesSettled: () => mcp.settled() } : {}) }, req),
+    ...(mcp ? { mcp } : {}),
+  };
+  return { studio, registry, runs };
+}

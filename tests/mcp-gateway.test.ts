@@ -1,0 +1,428 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client, StreamableHTTPClientTransport, type Tool } from "@modelcontextprotocol/client";
+import { toToolOutput } from "@/lib/mcp/mapping";
+import { META } from "@/lib/mcp-server/mapping";
+import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
+import { decodeCursor, encodeCursor } from "@/lib/mcp-server/paging";
+import type { ToolSourceProvider } from "@/lib/registry/registry";
+import { McpManager } from "@/lib/mcp/source";
+import { RunStore } from "@/lib/runs/store";
+import type { RegisteredTool } from "@/lib/tools/define";
+import { text } from "@/lib/tools/output";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { EXAMPLE_SERVER, modernRequest } from "./helpers/mcp";
+import { buildMcpStudio } from "./helpers/mcp-studio";
+
+// /api/mcp as a gateway (issue 13, item 4): tools.listChanged and its notifications, the bounded
+// wait for configured servers on the first tools/list, cursor paging, upstream `_meta` and error
+// structuredContent passed on. A real registry and run store on PostgreSQL, the real v2 client;
+// the client's transport `fetch` calls handleMcpRequest (no network).
+
+const URL_ = new URL("http://127.0.0.1:3000/api/mcp");
+const MODERN = "2026-07-28";
+
+let db: TestDatabase;
+let runs: RunStore;
+const studios: McpStudio[] = [];
+
+/** A tool source whose list the test changes, and that signals its changes as the MCP source does. */
+class MutableSource implements ToolSourceProvider {
+  readonly id: string;
+  private tools: RegisteredTool[] = [];
+  private listeners = new Set<() => void>();
+  constructor(id: string) {
+    this.id = id;
+  }
+  list(): RegisteredTool[] {
+    return this.tools;
+  }
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  set(tools: RegisteredTool[]): void {
+    this.tools = tools;
+    for (const l of this.listeners) l();
+  }
+}
+
+const tool = (name: string, invoke: RegisteredTool["invoke"] = async () => ({ content: [text(name)] })): RegisteredTool => ({
+  spec: { name, description: `Tool ${name}.`, inputSchema: { type: "object" }, source: { kind: "mcp", id: "mcp:up", server: "up" } },
+  invoke,
+});
+
+function makeStudio(extra: ToolSourceProvider, mcp?: McpStudio["mcp"]): McpStudio {
+  const { studio } = buildMcpStudio(db, { sources: [extra], mcp });
+  studios.push(studio);
+  return studio;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  runs = new RunStore(db.prisma);
+});
+afterEach(async () => {
+  await Promise.all(studios.splice(0).map((s) => closeMcpEndpoint(s)));
+  delete process.env.STUDIO_MCP_LIST_WAIT_MS;
+  delete process.env.STUDIO_MCP_PAGE_SIZE;
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (tools: Tool[]) => void): Promise<Client> {
+  const client = new Client(
+    { name: `gateway-${era}`, version: "1.0.0" },
+    {
+      ...(era === "modern" ? { versionNegotiation: { mode: { pin: MODERN } } } : {}),
+      ...(onTools ? { listChanged: { tools: { debounceMs: 0, onChanged: (_err: Error | null, tools: Tool[] | null) => tools && onTools(tools) } } } : {}),
+    },
+  );
+  const transport = new StreamableHTTPClientTransport(URL_, { fetch: (url, init) => handleMcpRequest(new Request(url, init), { studio, actor: "gateway-tester" }) });
+  await client.connect(transport);
+  return client;
+}
+
+/** A raw JSON-RPC POST as a 2026-07-28 client sends it. */
+async function rawList(studio: McpStudio, params: Record<string, unknown> = {}): Promise<{ result?: { tools: Tool[]; nextCursor?: string }; error?: { code: number; message: string } }> {
+  const res = await handleMcpRequest(modernRequest(URL_, "tools/list", params), { studio });
+  const textBody = await res.text();
+  const json = res.headers.get("content-type")?.includes("text/event-stream") ? JSON.parse(textBody.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6)) : JSON.parse(textBody);
+  return json;
+}
+
+function waitFor<T>(what: string, get: () => T | undefined, ms = 5_000): Promise<T> {
+  const until = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      const v = get();
+      if (v !== undefined) return resolve(v);
+      if (Date.now() > until) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+describe("tools.listChanged", () => {
+  for (const era of ["modern", "legacy"] as const) {
+    it(`is advertised, and a ${era === "modern" ? "2026-07-28 client (subscriptions/listen)" : "2025-era client (its session's stream)"} hears of added and removed tools`, async () => {
+      const up = new MutableSource("test-up");
+      const studio = makeStudio(up);
+      let seen: Tool[] | undefined;
+      const client = await connect(studio, era, (tools) => (seen = tools));
+      try {
+        expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+        const before = (await client.listTools()).tools.map((t) => t.name);
+        expect(before).not.toContain("up__new");
+        // Let the client's listen subscription / GET stream open before the change.
+        await new Promise((r) => setTimeout(r, 300));
+        up.set([tool("up__new")]);
+        const after = await waitFor("a list_changed refresh with up__new", () => (seen?.some((t) => t.name === "up__new") ? seen : undefined));
+        expect(after.length).toBe(before.length + 1);
+        seen = undefined;
+        up.set([]);
+        const removed = await waitFor("a list_changed refresh without up__new", () => (seen && !seen.some((t) => t.name === "up__new") ? seen : undefined));
+        expect(removed.map((t) => t.name).sort()).toEqual([...before].sort());
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("a signal that changes nothing sends nothing", async () => {
+    const up = new MutableSource("test-up");
+    const studio = makeStudio(up);
+    up.set([tool("up__same")]);
+    let calls = 0;
+    const client = await connect(studio, "legacy", () => calls++);
+    try {
+      await client.listTools();
+      await new Promise((r) => setTimeout(r, 300));
+      const same = up.list();
+      up.set([...same]); // another array, the same tools
+      await new Promise((r) => setTimeout(r, 500));
+      expect(calls).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("the first tools/list after a start", () => {
+  it("waits for the configured servers to connect, so their tools are in it", async () => {
+    const up = new MutableSource("test-up");
+    let settledCalls = 0;
+    const studio = makeStudio(up, {
+      settled: async () => {
+        settledCalls++;
+        await new Promise((r) => setTimeout(r, 400));
+        up.set([tool("up__late")]);
+      },
+    });
+    const started = Date.now();
+    const first = await rawList(studio);
+    expect(first.result!.tools.map((t) => t.name)).toContain("up__late");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    // Waited for once: later lists answer at once.
+    await rawList(studio);
+    expect(settledCalls).toBe(1);
+  });
+
+  it("waits within a bound (STUDIO_MCP_LIST_WAIT_MS) for servers that never settle", async () => {
+    process.env.STUDIO_MCP_LIST_WAIT_MS = "300";
+    const up = new MutableSource("test-up");
+    let bound: number | undefined;
+    const studio = makeStudio(up, {
+      // As McpManager.settled: resolves at the latest after its timeout.
+      settled: (timeoutMs = 10_000) => {
+        bound = timeoutMs;
+        return new Promise((r) => setTimeout(r, timeoutMs));
+      },
+    });
+    const started = Date.now();
+    const res = await rawList(studio);
+    expect(res.result!.tools.length).toBeGreaterThan(0);
+    expect(bound).toBe(300);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe("paging", () => {
+  it("pages a large registry with an opaque cursor; a client following nextCursor sees every tool once", async () => {
+    const up = new MutableSource("test-up");
+    up.set(Array.from({ length: 250 }, (_, i) => tool(`up__t${String(i).padStart(3, "0")}`)));
+    const studio = makeStudio(up);
+    const all = (await studio.registry.list()).map((s) => s.name);
+    expect(all.length).toBeGreaterThan(250);
+
+    const names: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const res = await rawList(studio, cursor ? { cursor } : {});
+      expect(res.error).toBeUndefined();
+      expect(res.result!.tools.length).toBeLessThanOrEqual(100);
+      names.push(...res.result!.tools.map((t) => t.name));
+      cursor = res.result!.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(Math.ceil(all.length / 100));
+    expect(names).toEqual(all);
+
+    // The SDK client follows the cursors too (2025-era and 2026-07-28).
+    for (const era of ["modern", "legacy"] as const) {
+      const client = await connect(studio, era);
+      try {
+        const listed = (await client.listTools()).tools.map((t) => t.name);
+        expect(new Set(listed)).toEqual(new Set(all));
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("the page size follows STUDIO_MCP_PAGE_SIZE; a small registry is one page without nextCursor", async () => {
+    const studio = makeStudio(new MutableSource("test-up"));
+    const all = await studio.registry.list();
+    const one = await rawList(studio);
+    expect(one.result!.tools.length).toBe(all.length);
+    expect(one.result!.nextCursor).toBeUndefined();
+    process.env.STUDIO_MCP_PAGE_SIZE = "2";
+    const first = await rawList(studio);
+    expect(first.result!.tools.map((t) => t.name)).toEqual(all.slice(0, 2).map((s) => s.name));
+    expect(decodeCursor(first.result!.nextCursor!)).toBe(2);
+  });
+
+  it("an invalid cursor is the JSON-RPC error -32602, not the whole list", async () => {
+    const studio = makeStudio(new MutableSource("test-up"));
+    for (const cursor of ["nope", "", "!!!", Buffer.from("ts1:-1").toString("base64url"), Buffer.from("ts1:abc").toString("base64url"), "x".repeat(500)]) {
+      const res = await rawList(studio, { cursor });
+      expect(res.result, `cursor ${JSON.stringify(cursor)}`).toBeUndefined();
+      expect(res.error?.code).toBe(-32602);
+      expect(res.error?.message).toMatch(/Invalid cursor/);
+    }
+    // A valid cursor past the end (the list shrank between pages) is an empty last page.
+    const past = await rawList(studio, { cursor: encodeCursor(10_000) });
+    expect(past.result!.tools).toEqual([]);
+    expect(past.result!.nextCursor).toBeUndefined();
+  });
+});
+
+describe("results passed on", () => {
+  it("an upstream result's _meta reaches the client, with the studio's keys added", async () => {
+    const up = new MutableSource("test-up");
+    up.set([tool("up__meta", async () => toToolOutput({ content: [{ type: "text", text: "ok" }], _meta: { "com.example/trace": "abc", "com.example/cost": 3 } }, "up"))]);
+    const studio = makeStudio(up);
+    for (const era of ["modern", "legacy"] as const) {
+      const client = await connect(studio, era);
+      try {
+        const res = await client.callTool({ name: "up__meta", arguments: {} });
+        expect(res._meta).toMatchObject({ "com.example/trace": "abc", "com.example/cost": 3, [META.runStatus]: "success" });
+        expect(typeof res._meta?.[META.runId]).toBe("string");
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("an upstream isError result keeps its structuredContent and _meta", async () => {
+    const up = new MutableSource("test-up");
+    up.set([
+      tool("up__fails", async () =>
+        toToolOutput({ content: [{ type: "text", text: "quota exceeded" }], structuredContent: { code: "QUOTA", retryAfter: 30 }, isError: true, _meta: { "com.example/trace": "err-1" } }, "up"),
+      ),
+    ]);
+    const studio = makeStudio(up);
+    for (const era of ["modern", "legacy"] as const) {
+      const client = await connect(studio, era);
+      try {
+        const res = await client.callTool({ name: "up__fails", arguments: {} });
+        expect(res.isError).toBe(true);
+        expect(res.structuredContent).toEqual({ code: "QUOTA", retryAfter: 30 });
+        expect(res._meta).toMatchObject({ "com.example/trace": "err-1", [META.runStatus]: "error" });
+        const run = await runs.get(String(res._meta?.[META.runId]));
+        expect(run?.output?.structuredContent).toEqual({ code: "QUOTA", retryAfter: 30 });
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});
+
+describe("resumable streams (2025-era sessions)", () => {
+  /** Reads SSE events from a stream until `until` says stop (or it ends). */
+  async function readEvents(body: ReadableStream<Uint8Array>, until: (e: { id?: string; retry?: number; data?: unknown }) => boolean) {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    const events: { id?: string; retry?: number; data?: unknown }[] = [];
+    let buffer = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const e: { id?: string; retry?: number; data?: unknown } = {};
+        for (const line of block.split("\n")) {
+          if (line.startsWith("id: ")) e.id = line.slice(4);
+          else if (line.startsWith("retry: ")) e.retry = Number(line.slice(7));
+          else if (line.startsWith("data: ") && line.length > 6) e.data = JSON.parse(line.slice(6));
+        }
+        if (e.id === undefined && e.data === undefined) continue; // keep-alive comments
+        events.push(e);
+        if (until(e)) {
+          await reader.cancel(); // hang up
+          return events;
+        }
+      }
+    }
+    return events;
+  }
+
+  const post = (studio: McpStudio, body: unknown, session?: string) =>
+    handleMcpRequest(
+      new Request(URL_, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...(session ? { "mcp-session-id": session } : {}) },
+        body: JSON.stringify(body),
+      }),
+      { studio, actor: "gateway-tester" },
+    );
+
+  it("every event has an id, streams open with retry, and a call's stream lost midway is resumed with Last-Event-ID up to its result", async () => {
+    const studio = makeStudio(new MutableSource("test-up"));
+    const init = await post(studio, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "resumer", version: "1" } } });
+    const session = init.headers.get("mcp-session-id")!;
+    expect(session).toBeTruthy();
+    await init.body?.cancel();
+    expect((await post(studio, { jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
+
+    const call = await post(studio, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow_count", arguments: { steps: 5, delayMs: 80 }, _meta: { progressToken: "p" } } }, session);
+    expect(call.headers.get("content-type")).toMatch(/text\/event-stream/);
+    // Read the priming event and the first progress, then hang up.
+    const first = await readEvents(call.body!, (e) => (e.data as { method?: string } | undefined)?.method === "notifications/progress");
+    expect(first[0]).toMatchObject({ retry: 1000 });
+    expect(first.every((e) => typeof e.id === "string" && e.id.length > 0)).toBe(true);
+    const lastId = first.at(-1)!.id!;
+
+    const resumed = await handleMcpRequest(
+      new Request(URL_, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": lastId } }),
+      { studio },
+    );
+    expect(resumed.status).toBe(200);
+    const rest = await readEvents(resumed.body!, (e) => (e.data as { id?: number } | undefined)?.id === 7);
+    const progress = rest.flatMap((e) => ((e.data as { method?: string; params?: { progress: number } }).method === "notifications/progress" ? [(e.data as { params: { progress: number } }).params.progress] : []));
+    const seenFirst = (first.at(-1)!.data as { params: { progress: number } }).params.progress;
+    // Nothing sent before Last-Event-ID again, nothing lost after it.
+    expect(progress).toEqual(Array.from({ length: 5 - seenFirst }, (_, i) => seenFirst + i + 1));
+    expect(rest.at(-1)!.data).toMatchObject({ id: 7, result: { structuredContent: { counted: 5 } } });
+  });
+
+  it("an unknown Last-Event-ID is refused with 400", async () => {
+    const studio = makeStudio(new MutableSource("test-up"));
+    const init = await post(studio, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "resumer", version: "1" } } });
+    const session = init.headers.get("mcp-session-id")!;
+    await init.body?.cancel();
+    const res = await handleMcpRequest(
+      new Request(URL_, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": "not an event id" } }),
+      { studio },
+    );
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("prompts and resources of the configured servers", () => {
+  let manager: McpManager;
+  beforeAll(async () => {
+    manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true }]);
+    await manager.settled(15_000);
+  }, 30_000);
+  afterAll(() => manager?.close());
+
+  for (const era of ["modern", "legacy"] as const) {
+    it(`are re-offered to a ${era === "modern" ? "2026-07-28" : "2025-era"} client: prompts named like tools, resources by their URI, completions routed`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const client = await connect(studio, era);
+      try {
+        expect(client.getServerCapabilities()).toMatchObject({ prompts: {}, resources: { subscribe: true }, completions: {} });
+        const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+        expect(prompts).toEqual(["ex__test_simple_prompt", "ex__test_prompt_with_arguments", "ex__test_prompt_with_embedded_resource", "ex__test_prompt_with_image"]);
+        const got = await client.getPrompt({ name: "ex__test_prompt_with_arguments", arguments: { arg1: "one", arg2: "two" } });
+        expect(JSON.stringify(got.messages)).toMatch(/arg1='one', arg2='two'/);
+        await expect(client.getPrompt({ name: "test_simple_prompt" })).rejects.toMatchObject({ code: -32602 });
+        await expect(client.getPrompt({ name: "other__test_simple_prompt" })).rejects.toMatchObject({ code: -32602 });
+
+        const resources = (await client.listResources()).resources.map((r) => r.uri);
+        expect(resources).toEqual(expect.arrayContaining(["example://notes/changelog.md", "test://static-text", "test://static-binary"]));
+        expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["test://template/{id}/data"]);
+        const read = await client.readResource({ uri: "test://template/42/data" });
+        expect(read.contents[0]).toMatchObject({ uri: "test://template/42/data", mimeType: "application/json" });
+        expect(JSON.stringify(read.contents)).toMatch(/42/);
+        // Resource not found: -32602 with data.uri (2026-07-28; the SDK sends it to 2025-era clients too).
+        await expect(client.readResource({ uri: "test://nowhere" })).rejects.toMatchObject({ code: -32602, data: { uri: "test://nowhere" } });
+        // resources/subscribe is 2025-era (2026-07-28 subscribes through subscriptions/listen).
+        if (era === "legacy") expect(await client.subscribeResource({ uri: "test://watched-resource" })).toEqual({});
+
+        const completed = await client.complete({ ref: { type: "ref/prompt", name: "ex__test_prompt_with_arguments" }, argument: { name: "arg1", value: "par" } });
+        expect(completed.completion.values).toEqual(["paris", "park", "party"]);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("are not offered where the process holds no connections (a web instance with STUDIO_WORKER=off)", async () => {
+    const studio = makeStudio(new MutableSource("test-up"), { settled: async () => {} });
+    const client = await connect(studio, "legacy");
+    try {
+      expect(client.getServerCapabilities()?.prompts).toBeUndefined();
+      expect(client.getServerCapabilities()?.resources).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
