@@ -43,6 +43,13 @@ export const Group = z.strictObject({
 
 export const MemoryCategory = z.strictObject({ name, description: z.string().optional() });
 
+/** The roots the studio offers one server (MCP roots/list): file:// URIs, each with an optional name. */
+const McpRoots = z
+  .array(z.strictObject({ uri: z.string().regex(/^file:\/\/\S*$/, "must be a file:// URI"), name: z.string().min(1).max(200).optional() }))
+  .max(100)
+  .optional()
+  .describe("Roots this server is told about when it asks (roots/list): directories it may work in, as file:// URIs.");
+
 export const McpServer = z.discriminatedUnion("transport", [
   z.strictObject({
     name: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -"),
@@ -54,6 +61,7 @@ export const McpServer = z.discriminatedUnion("transport", [
     enabled: z.boolean().default(true),
     timeoutMs: z.number().int().positive().optional(),
     toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
+    roots: McpRoots,
   }),
   z.strictObject({
     name: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -"),
@@ -63,6 +71,7 @@ export const McpServer = z.discriminatedUnion("transport", [
     enabled: z.boolean().default(true),
     timeoutMs: z.number().int().positive().optional(),
     toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
+    roots: McpRoots,
   }),
 ]);
 

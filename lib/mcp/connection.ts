@@ -1,10 +1,12 @@
 import { Client, type Implementation } from "@modelcontextprotocol/client";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
+import { inputTimeoutMs } from "../execution/pending-input";
 import type { RegisteredTool, ToolContext } from "../tools/define";
 import { ToolError } from "../tools/errors";
 import type { ResourceContents, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { backoffDelay, type BackoffOptions } from "./backoff";
+import { askElicitation, askSampling, CLIENT_CAPABILITIES, toElicitation, toSampling } from "./client-requests";
 import { isNetworkFailure, toMcpToolError } from "./errors";
 import { RAW, toResourceContents, toToolOutput, toToolSpec } from "./mapping";
 import type { StdioServerProcess } from "./process";
@@ -120,6 +122,8 @@ export class McpConnection {
   private registered: RegisteredTool[] = [];
 
   private listeners = new Set<McpConnectionListener>();
+  /** Calls in flight on this server: where a server's request for input (elicitation, sampling) goes. */
+  private readonly inFlight = new Set<ToolContext>();
 
   constructor(config: McpServerConfig, options: McpConnectionOptions = {}) {
     this.name = config.name;
@@ -264,8 +268,11 @@ export class McpConnection {
     const headers =
       this.config.transport === "http" && client.getProtocolEra() === "modern" && declared.length ? mcpParamHeaders(declared, args) : undefined;
     const studioTimeout = (ctx as ToolContext & { timeoutMs?: number }).timeoutMs;
-    const timeout = Math.max(this.toolTimeout(tool) ?? DEFAULT_TIMEOUT_MS, studioTimeout ?? 0) + (this.opts.callSlackMs ?? 5_000);
+    // The studio's signal ends the call; the SDK's own timeout is a backstop that must also allow
+    // for the time a person takes to answer the server's requests for input (the run's timeout pauses then).
+    const timeout = Math.max(this.toolTimeout(tool) ?? DEFAULT_TIMEOUT_MS, studioTimeout ?? 0) + (this.opts.callSlackMs ?? 5_000) + (ctx.requestInput ? inputTimeoutMs() * 4 : 0);
     let result: unknown;
+    this.inFlight.add(ctx);
     try {
       result = await client.request({ method: "tools/call", params: { name: tool, arguments: args } }, RAW, {
         signal: ctx.signal,
@@ -279,6 +286,8 @@ export class McpConnection {
       const e = toMcpToolError(err, this.name);
       if (e.kind === "network") this.drop(client, `the call to ${tool} failed: ${describe(err)}`);
       throw e;
+    } finally {
+      this.inFlight.delete(ctx);
     }
     return toToolOutput(result, this.name);
   }
@@ -320,6 +329,7 @@ export class McpConnection {
       const { transport, process: serverProcess } = createTransport(this.config, { onStderr: (chunk) => this.stderr.write(chunk) });
       this.serverProcess = serverProcess;
       client = new Client(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
+        capabilities: CLIENT_CAPABILITIES,
         versionNegotiation: { mode: "auto" },
         listChanged: {
           tools: {
@@ -335,6 +345,7 @@ export class McpConnection {
         },
       });
       const c = client;
+      this.handleServerRequests(c);
       c.onclose = () => this.onClientClosed(c);
       c.onerror = (err) => this.log(`client error: ${describe(err)}`);
       this.pendingClient = c;
@@ -368,6 +379,30 @@ export class McpConnection {
         // the attempt has failed already; an error closing its client adds nothing
       });
     }
+  }
+
+  /**
+   * Requests the server sends this client: elicitation and sampling go to the person who started
+   * the call they arrived for; roots are the server's configured `roots`.
+   */
+  private handleServerRequests(c: Client): void {
+    c.setRequestHandler("elicitation/create", (request, hctx) => askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal));
+    c.setRequestHandler("sampling/createMessage", (request, hctx) => askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal));
+    c.setRequestHandler("roots/list", () => ({ roots: (this.config.roots ?? []).map((r) => (r.name ? { uri: r.uri, name: r.name } : { uri: r.uri })) }));
+  }
+
+  /**
+   * The call a server's request for input belongs to. The 2025 protocol does not say which call
+   * a server request is for, so it is the one call in flight on this server; with none or several
+   * (of different people) it cannot be told, and the request is refused (a string: why).
+   */
+  private callAsking(): ToolContext | string {
+    const calls = [...this.inFlight];
+    if (calls.length === 1) return calls[0];
+    if (!calls.length) return "no call is in flight on this server";
+    // Several calls of the same person: the oldest gets it (they answer it either way).
+    if (calls.every((x) => x.actor === calls[0].actor)) return calls[0];
+    return `${calls.length} calls of different people are in flight on this server and the request does not say which one it is for`;
   }
 
   /** `attempt` in the background; it handles its own failures (state "failed", a retry), so this is a last resort. */
