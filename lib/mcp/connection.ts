@@ -326,7 +326,12 @@ export class McpConnection {
     this.setState("connecting");
     let client: Client | undefined;
     try {
-      const { transport, process: serverProcess } = createTransport(this.config, { onStderr: (chunk) => this.stderr.write(chunk) });
+      const { transport, process: serverProcess } = createTransport(this.config, {
+        onStderr: (chunk) => this.stderr.write(chunk),
+        // A broken response stream means the server went away: fail its calls now and reconnect
+        // (without this, only the next health check would notice, up to healthCheckMs later).
+        onStreamBroken: (err) => this.onStreamBroken(gen, err),
+      });
       this.serverProcess = serverProcess;
       client = new Client(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
         capabilities: CLIENT_CAPABILITIES,
@@ -437,6 +442,20 @@ export class McpConnection {
         });
       }, every);
       this.healthTimer.unref?.();
+    }
+  }
+
+  private onStreamBroken(gen: number, err: unknown): void {
+    if (gen !== this.generation || this.closed) return;
+    const reason = `the server's response stream broke: ${describe(err)}`;
+    if (this.client) return this.drop(this.client, reason);
+    // Still connecting (listing tools): that attempt fails at once, and is retried.
+    const pending = this.pendingClient;
+    if (pending) {
+      this.log(reason);
+      pending.close().catch(() => {
+        // the attempt fails with the closed connection; nothing to add
+      });
     }
   }
 
