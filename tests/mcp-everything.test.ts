@@ -12,6 +12,10 @@ import { executeTool } from "@/lib/execution/execute";
 import type { InputEvent } from "@/lib/execution/pending-input";
 import { answerRunInput, readRunInput } from "@/lib/execution/run-input";
 import { HUMAN_MODEL } from "@/lib/mcp/client-requests";
+import { RAW } from "@/lib/mcp/mapping";
+import { callAsTask, type TaskState } from "@/lib/mcp/tasks";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Registry } from "@/lib/registry/registry";
 import { RunStore } from "@/lib/runs/store";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
@@ -113,6 +117,31 @@ describe.each(["stdio", "http"] as const)("server-everything over %s", (transpor
   it("returns structured content", async () => {
     const out = await find(conn, "get-structured-content").invoke({ location: "New York" }, ctx());
     expect(out.structuredContent).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+  });
+
+  it("runs a tool whose task support is required as a task: its state shows as progress, its result arrives", async () => {
+    const research = find(conn, "simulate-research-query");
+    expect(research.spec.execution).toEqual({ taskSupport: "required" });
+    const c = ctx();
+    const out = await research.invoke({ topic: "tides" }, c);
+    expect(out.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("# Research Report: tides") });
+    const messages = c.updates.map((u) => u.message);
+    expect(messages[0]).toMatch(/^task working: /);
+    // Polled every second (the task's pollInterval) while its four stages take a second each.
+    expect(messages.length).toBeGreaterThanOrEqual(3);
+    expect(messages.every((m) => /^task (working|completed)/.test(m ?? ""))).toBe(true);
+  });
+
+  it("a task whose run is cancelled is cancelled (the call ends at once)", async () => {
+    const controller = new AbortController();
+    const c = { ...ctx(), signal: controller.signal };
+    const call = find(conn, "simulate-research-query").invoke({ topic: "moss" }, c);
+    call.catch(() => {}); // awaited below
+    await eventually(() => c.updates.length > 0);
+    const t0 = Date.now();
+    controller.abort(new Error("stop"));
+    await expect(call).rejects.toThrow("stop");
+    expect(Date.now() - t0).toBeLessThan(500);
   });
 
   it("forwards progress from a long-running operation", async () => {
@@ -249,12 +278,47 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
     expect(JSON.stringify(run)).toContain("rejected");
   });
 
+  it("a task that needs input: the task's elicitation reaches the run's caller, the answer reaches the task", async () => {
+    const { done, input } = await runAsking("simulate-research-query", { topic: "python", ambiguous: true });
+    expect(input).toMatchObject({ kind: "elicitation", mode: "form", message: expect.stringContaining('"python" could have multiple interpretations') });
+    const schema = (input.kind === "elicitation" && input.mode === "form" ? input.requestedSchema : {}) as { properties: { interpretation: { oneOf: { const: string }[] } } };
+    const choice = schema.properties.interpretation.oneOf[0].const;
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { interpretation: choice } }, ana);
+    const run = await done;
+    expect(run.status).toBe("success");
+    expect(JSON.stringify(run.output)).toContain(`**Clarification**: ${choice}`);
+  });
+
   it("roots: the server gets the roots configured for it", async () => {
     const out = await find(conn, "get-roots-list").invoke({}, ctx());
     const text = out.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
     expect(text).toContain("file:///tmp/studio-roots/project");
     expect(text).toContain("Project");
     expect(text).toContain("file:///tmp/studio-roots/scratch");
+  });
+});
+
+describe("tasks on the wire (callAsTask with a bare v2 client over stdio)", () => {
+  it("a cancelled call cancels the server's task (tasks/cancel): the server reports it cancelled", async () => {
+    const client = new Client({ name: "test", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [everythingServerPath(), "stdio"], stderr: "ignore" }));
+    try {
+      const controller = new AbortController();
+      const states: TaskState[] = [];
+      const call = callAsTask(client, "simulate-research-query", { topic: "x" }, { signal: controller.signal, timeout: 30_000, ttl: 60_000, onState: (t) => states.push(t), log: () => {} });
+      call.catch(() => {}); // awaited below
+      await eventually(() => states.length > 0);
+      controller.abort(new Error("stop"));
+      await expect(call).rejects.toThrow("stop");
+      const taskId = states[0].taskId;
+      const after = await eventually(async () => {
+        const t = (await client.request({ method: "tasks/get", params: { taskId } }, RAW)) as { status: string };
+        return t.status === "cancelled" && t;
+      });
+      expect(after).toMatchObject({ taskId, status: "cancelled" });
+    } finally {
+      await client.close();
+    }
   });
 });
 

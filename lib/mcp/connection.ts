@@ -11,6 +11,7 @@ import { isNetworkFailure, toMcpToolError } from "./errors";
 import { RAW, toResourceContents, toToolOutput, toToolSpec } from "./mapping";
 import type { StdioServerProcess } from "./process";
 import { StderrTail } from "./stderr";
+import { callAsTask, serverRunsToolTasks, taskProgress, taskSupportOf } from "./tasks";
 import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
 import { createTransport, type McpServerConfig } from "./transport";
 import { mcpParamHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
@@ -255,7 +256,8 @@ export class McpConnection {
   /**
    * Calls `tools/call` with the server's own (un-namespaced) tool name. Cancels through
    * ctx.signal (the SDK sends notifications/cancelled), forwards progress, mirrors
-   * x-mcp-header arguments into Mcp-Param-* headers on Streamable HTTP.
+   * x-mcp-header arguments into Mcp-Param-* headers on Streamable HTTP. A tool with task support
+   * (required, or optional on a server that runs tool tasks) is called as a task (tasks.ts).
    */
   async callTool(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
     if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -274,13 +276,25 @@ export class McpConnection {
     let result: unknown;
     this.inFlight.add(ctx);
     try {
-      result = await client.request({ method: "tools/call", params: { name: tool, arguments: args } }, RAW, {
-        signal: ctx.signal,
-        timeout,
-        resetTimeoutOnProgress: true,
-        onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
-        headers,
-      });
+      const support = taskSupportOf(this.rawTools.find((t) => t.name === tool));
+      if (support === "required" || (support === "optional" && serverRunsToolTasks(this.capabilities))) {
+        result = await callAsTask(client, tool, args, {
+          signal: ctx.signal,
+          timeout,
+          ttl: Math.max(studioTimeout ?? DEFAULT_TIMEOUT_MS, 60_000),
+          headers,
+          onState: (task, polls) => ctx.progress(taskProgress(task, polls)),
+          log: (m) => this.log(m),
+        });
+      } else {
+        result = await client.request({ method: "tools/call", params: { name: tool, arguments: args } }, RAW, {
+          signal: ctx.signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+          onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
+          headers,
+        });
+      }
     } catch (err) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const e = toMcpToolError(err, this.name);
