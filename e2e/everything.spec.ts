@@ -67,6 +67,8 @@ test("server-everything asks for input: an elicitation form and a sampling reply
   await expect(request).toHaveAttribute("data-kind", "elicitation");
   await expect(request.getByTestId("input-message")).toHaveText("Please provide inputs for the following fields:");
   await expect(page.locator("#input_name")).toBeVisible();
+  await expect(page.getByTestId("run-waiting-input")).toBeVisible();
+  await page.getByTestId("result-panel").screenshot({ path: "e2e/.artifacts/screens/everything-elicitation-panel.png" });
   await page.screenshot({ path: "e2e/.artifacts/screens/everything-elicitation.png", fullPage: true });
   await page.getByTestId("input-accept").click();
   await expect(request.getByTestId("input-error")).toContainText("name");
@@ -87,7 +89,7 @@ test("server-everything asks for input: an elicitation form and a sampling reply
   await expect(sampling.getByTestId("sampling-system")).toContainText("You are a helpful test server.");
   await expect(page.getByTestId("sampling-approve")).toBeDisabled();
   await page.getByTestId("sampling-reply").fill("Why did the tool cross the road? To be called.");
-  await page.screenshot({ path: "e2e/.artifacts/screens/everything-sampling.png", fullPage: true });
+  await page.getByTestId("result-panel").screenshot({ path: "e2e/.artifacts/screens/everything-sampling-panel.png" });
   await page.getByTestId("sampling-approve").click();
   await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
   await expect(page.getByTestId("run-output")).toContainText("To be called.");
@@ -103,7 +105,15 @@ test("server-everything asks for input: an elicitation form and a sampling reply
   await url.getByTestId("input-url-consent").check();
   await expect(url.getByTestId("input-url-open")).toHaveAttribute("href", "https://example.com/authorize");
   await expect(url.getByTestId("input-url-open")).toHaveAttribute("rel", /noopener/);
-  await page.screenshot({ path: "e2e/.artifacts/screens/everything-url-elicitation.png", fullPage: true });
+  await page.getByTestId("result-panel").screenshot({ path: "e2e/.artifacts/screens/everything-url-elicitation-panel.png" });
   await url.getByTestId("input-decline").click();
   await expect(page.getByTestId("run-output")).toContainText("declined");
+
+  // A tool whose task support is required runs as a task; its state shows while it runs.
+  await page.goto("/tools/everything__simulate-research-query");
+  await page.locator("#root_topic").fill("tides");
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("progress")).toContainText("task working");
+  await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success", { timeout: 20_000 });
+  await expect(page.getByTestId("run-output")).toContainText("Research Report: tides");
 });

@@ -249,6 +249,17 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
     expect(events.at(-1)).toMatchObject({ type: "input_resolved", outcome: "cancelled" });
   });
 
+  it("a call from an MCP client (an agent, origin mcp) is not asked: elicitation is declined and sampling refused at once", async () => {
+    const events: InputEvent[] = [];
+    const base = { origin: "mcp", actor: ana.actor, actorId: ana.userId, timeoutMs: 20_000, onInput: (e: InputEvent) => events.push(e) } as const;
+    const elicit = await executeTool({ registry, runs }, { ...base, tool: "everything__trigger-elicitation-request", arguments: {} });
+    expect(JSON.stringify(elicit.output)).toContain("User declined");
+    const sample = await executeTool({ registry, runs }, { ...base, tool: "everything__trigger-sampling-request", arguments: { prompt: "hi" } });
+    expect(sample.status).toBe("error");
+    expect(JSON.stringify(sample)).toContain("no person to ask");
+    expect(events).toEqual([]);
+  });
+
   it("URL elicitation: shown as an http(s) link; accepting means the person agreed to open it", async () => {
     const { done, input } = await runAsking("trigger-url-elicitation", { url: "https://example.com/authorize?x=1", message: "Sign in at the example" });
     expect(input).toMatchObject({ kind: "elicitation", mode: "url", url: "https://example.com/authorize?x=1", message: "Sign in at the example" });

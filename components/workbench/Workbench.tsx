@@ -390,6 +390,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
               <div className={`h-full rounded-full bg-primary transition-all ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct !== undefined ? { width: `${pct}%` } : undefined} />
             </div>
             <span className="whitespace-nowrap text-[12px] text-muted-foreground">
+              {running.inputs.length > 0 ? (
+                <span className="font-medium text-primary" data-testid="run-waiting-input">waiting for your input (the timeout is paused) · </span>
+              ) : null}
               {progress ? `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}${progress.message ? ` · ${progress.message}` : ""}` : "running…"}
               <span className="ml-1.5 tabular-nums" data-testid="run-elapsed">{elapsed}</span>
             </span>

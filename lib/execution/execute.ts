@@ -122,7 +122,10 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   }
   req.onStart?.(start.id);
   const progress = storedProgress(deps.runs, start.id, req.onProgress);
-  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput }).finally(progress.stop);
+  // A server's requests for input go to a caller who can answer them: a person through the UI or
+  // the API. An MCP client calling through /api/mcp is an agent: its servers' requests are refused at once.
+  const askable = req.origin !== "mcp";
+  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput, askable }).finally(progress.stop);
   return notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec);
 }
 
@@ -218,7 +221,8 @@ export async function runQueued(
   }
   const timeoutMs = start.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const progress = storedProgress(deps.runs, start.id);
-  let outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report }).finally(progress.stop);
+  // The caller of a queued run reads its requests for input with GET /api/runs/{id}/input (on the instance running it).
+  let outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report, askable: start.origin !== "mcp" }).finally(progress.stop);
   // The job's signal aborts when the worker stops and its drain time runs out: no one cancelled
   // the run, it was cut short, so it is stored as a run a dying process leaves (never retried).
   if (outcome.status === "cancelled" && opts.signal?.aborted && opts.stopping?.()) {
@@ -452,7 +456,12 @@ function runDeadline(timeoutMs: number, onExpired: () => void): { pause(): void;
   };
 }
 
-async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, req: Pick<ExecuteRequest, "signal" | "onProgress" | "onInput">): Promise<RunOutcome> {
+async function invoke(
+  tool: RegisteredTool,
+  start: RunStart,
+  timeoutMs: number,
+  req: Pick<ExecuteRequest, "signal" | "onProgress" | "onInput"> & { askable: boolean },
+): Promise<RunOutcome> {
   const controller = new AbortController();
   const untrack = trackRun(start.id, controller);
   const deadline = runDeadline(timeoutMs, () => controller.abort(new ToolError("timeout", `The tool did not finish within ${timeoutMs} ms.`)));
@@ -479,7 +488,7 @@ async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, 
         progress: (p) => {
           if (!controller.signal.aborted) req.onProgress?.(p);
         },
-        requestInput: async (request, opts) => {
+        requestInput: !req.askable ? undefined : async (request, opts) => {
           deadline.pause();
           try {
             return await openInput({
