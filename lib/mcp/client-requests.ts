@@ -7,11 +7,15 @@ import type { ToolContext } from "../tools/define";
 import type { JsonSchema } from "../tools/spec";
 import { isObject } from "./mapping";
 
-/** What the studio declares to every server: form and URL elicitation, sampling (a person writes the reply), roots. */
+/**
+ * What the studio declares to every server: form and URL elicitation, sampling (a person writes
+ * the reply), roots. Roots without listChanged: a server whose roots change in the config is
+ * reconnected (McpManager restarts a changed entry), so it asks again.
+ */
 export const CLIENT_CAPABILITIES = {
   elicitation: { form: {}, url: {} },
   sampling: {},
-  roots: { listChanged: true },
+  roots: {},
 } as const;
 
 /** The JSON-RPC error code the spec gives a sampling request the user rejected. */

@@ -284,7 +284,7 @@ export class McpConnection {
           ttl: Math.max(studioTimeout ?? DEFAULT_TIMEOUT_MS, 60_000),
           headers,
           onState: (task, polls) => ctx.progress(taskProgress(task, polls)),
-          log: (m) => this.log(m),
+          log: this.log.bind(this),
         });
       } else {
         result = await client.request({ method: "tools/call", params: { name: tool, arguments: args } }, RAW, {

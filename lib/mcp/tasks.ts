@@ -80,8 +80,9 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
   };
   o.signal.addEventListener("abort", cancelTask, { once: true });
   let done = false;
-  let wake = () => {};
+  let wake: (() => void) | undefined;
   const interval = Math.min(Math.max(task.pollInterval ?? 1_000, POLL_MIN_MS), POLL_MAX_MS);
+  // Never rejects: a poll that fails is skipped (the outcome comes from tasks/result either way).
   const poll = async () => {
     for (let polls = 1; !done && !o.signal.aborted; polls++) {
       await new Promise<void>((r) => {
@@ -94,17 +95,21 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
       if (done || o.signal.aborted) return;
       const now = taskOf(await client.request({ method: "tasks/get", params: { taskId: task.taskId } }, RAW, { signal: o.signal, timeout: 10_000 }).catch(() => null));
       if (!now || done) continue;
-      o.onState(now, polls);
+      try {
+        o.onState(now, polls);
+      } catch (err) {
+        o.log(`reporting the state of task ${task.taskId} failed: ${(err as Error).message}`);
+      }
       if (TERMINAL.has(now.status)) return;
     }
   };
-  const polling = poll().catch((err: unknown) => o.log(`polling task ${task.taskId} failed: ${(err as Error).message}`));
+  const polling = poll();
   try {
     // Waits for the outcome; the server sends its requests for input (elicitation) meanwhile.
     return await client.request({ method: "tasks/result", params: { taskId: task.taskId } }, RAW, { signal: o.signal, timeout: o.timeout });
   } finally {
     done = true;
-    wake();
+    wake?.();
     o.signal.removeEventListener("abort", cancelTask);
     await polling;
   }
