@@ -43,3 +43,77 @@ test("server-everything: listed with annotations, callable from the form, every 
   await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
   await expect(page.getByTestId("run-output")).toContainText("output matches schema");
 });
+
+// The studio declares elicitation, sampling and roots: server-everything offers the tools that
+// need them, and a run's requests for input show in its panel and are answered there.
+test("server-everything asks for input: an elicitation form and a sampling reply answered in the run panel", async ({ page }) => {
+  await page.goto("/servers");
+  const enable = page.getByRole("button", { name: "Enable everything" });
+  if (await enable.isVisible()) await enable.click();
+  const server = page.getByTestId("server").filter({ hasText: "everything" });
+  await expect(server).toHaveAttribute("data-state", "connected", { timeout: 45_000 });
+
+  await page.goto("/?source=mcp%3Aeverything");
+  const cards = page.getByTestId("tool-card");
+  for (const name of ["trigger-elicitation-request", "trigger-sampling-request", "trigger-url-elicitation", "get-roots-list"]) {
+    await expect(cards.filter({ hasText: `everything__${name}` })).toBeVisible();
+  }
+  expect(await cards.count()).toBeGreaterThanOrEqual(17);
+
+  // Elicitation: the form from the requested schema, a required field checked, then accepted.
+  await page.goto("/tools/everything__trigger-elicitation-request");
+  await page.getByTestId("run-button").click();
+  const request = page.getByTestId("input-request");
+  await expect(request).toHaveAttribute("data-kind", "elicitation");
+  await expect(request.getByTestId("input-message")).toHaveText("Please provide inputs for the following fields:");
+  await expect(page.locator("#input_name")).toBeVisible();
+  await expect(page.getByTestId("run-waiting-input")).toBeVisible();
+  await page.getByTestId("result-panel").screenshot({ path: "e2e/.artifacts/screens/everything-elicitation-panel.png" });
+  await page.screenshot({ path: "e2e/.artifacts/screens/everything-elicitation.png", fullPage: true });
+  await page.getByTestId("input-accept").click();
+  await expect(request.getByTestId("input-error")).toContainText("name");
+  await page.locator("#input_name").fill("Ada Lovelace");
+  await page.getByTestId("input-accept").click();
+  await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
+  await expect(page.getByTestId("run-output")).toContainText("- Name: Ada Lovelace");
+
+  // Sampling: the messages shown, the person writes the reply and approves it.
+  await page.goto("/tools/everything__trigger-sampling-request");
+  await page.locator("#root_prompt").fill("Tell me a <b>joke</b>");
+  await page.getByTestId("run-button").click();
+  const sampling = page.getByTestId("input-request");
+  await expect(sampling).toHaveAttribute("data-kind", "sampling");
+  // Server text is shown as text, never as HTML.
+  await expect(sampling.getByTestId("sampling-messages")).toContainText("Tell me a <b>joke</b>");
+  await expect(sampling.locator("b")).toHaveCount(0);
+  await expect(sampling.getByTestId("sampling-system")).toContainText("You are a helpful test server.");
+  await expect(page.getByTestId("sampling-approve")).toBeDisabled();
+  await page.getByTestId("sampling-reply").fill("Why did the tool cross the road? To be called.");
+  await page.getByTestId("result-panel").screenshot({ path: "e2e/.artifacts/screens/everything-sampling-panel.png" });
+  await page.getByTestId("sampling-approve").click();
+  await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
+  await expect(page.getByTestId("run-output")).toContainText("To be called.");
+
+  // URL elicitation: the link opens only after consent; declining reaches the server.
+  await page.goto("/tools/everything__trigger-url-elicitation");
+  await page.locator("#root_url").fill("https://example.com/authorize");
+  await page.getByTestId("run-button").click();
+  const url = page.getByTestId("input-request");
+  await expect(url.getByTestId("input-url")).toHaveText("https://example.com/authorize");
+  await expect(url.getByTestId("input-url-open")).toHaveCount(0);
+  await expect(url.getByTestId("input-accept")).toBeDisabled();
+  await url.getByTestId("input-url-consent").check();
+  await expect(url.getByTestId("input-url-open")).toHaveAttribute("href", "https://example.com/authorize");
+  await expect(url.getByTestId("input-url-open")).toHaveAttribute("rel", /noopener/);
+  await page.getByTestId("result-panel").screenshot({ path: "e2e/.artifacts/screens/everything-url-elicitation-panel.png" });
+  await url.getByTestId("input-decline").click();
+  await expect(page.getByTestId("run-output")).toContainText("declined");
+
+  // A tool whose task support is required runs as a task; its state shows while it runs.
+  await page.goto("/tools/everything__simulate-research-query");
+  await page.locator("#root_topic").fill("tides");
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("progress")).toContainText("task working");
+  await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success", { timeout: 20_000 });
+  await expect(page.getByTestId("run-output")).toContainText("Research Report: tides");
+});

@@ -6,14 +6,29 @@ import { McpConnection, type McpServerConfig } from "@/lib/mcp/connection";
 import { eventually, everythingServerPath, startEverythingHttpServer, type ServerProcess } from "@/tests/helpers/mcp";
 import type { ProgressUpdate, RegisteredTool, ToolContext } from "@/lib/tools/define";
 import type { ContentBlock } from "@/lib/tools/output";
+import { AuditLog } from "@/lib/audit";
+import { cancelRun } from "@/lib/execution/active-runs";
+import { executeTool } from "@/lib/execution/execute";
+import type { InputEvent } from "@/lib/execution/pending-input";
+import { answerRunInput, readRunInput } from "@/lib/execution/run-input";
+import { HUMAN_MODEL } from "@/lib/mcp/client-requests";
+import { RAW } from "@/lib/mcp/mapping";
+import { callAsTask, type TaskState } from "@/lib/mcp/tasks";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Registry } from "@/lib/registry/registry";
+import { RunStore } from "@/lib/runs/store";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
-// The tools server-everything offers a client that declares no sampling / elicitation / roots
-// (the last one is registered after initialization and announced with list_changed).
+// The tools server-everything offers the studio, which declares elicitation (form and URL),
+// sampling and roots: those registered after initialization (announced with list_changed) included.
 const EVERYTHING_TOOLS = [
   "echo", "get-annotated-message", "get-env", "get-resource-links", "get-resource-reference", "get-structured-content",
   "get-sum", "get-tiny-image", "gzip-file-as-resource", "toggle-simulated-logging", "toggle-subscriber-updates",
   "trigger-long-running-operation", "simulate-research-query",
+  "get-roots-list", "trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request",
 ];
+const ROOTS = [{ uri: "file:///tmp/studio-roots/project", name: "Project" }, { uri: "file:///tmp/studio-roots/scratch" }];
 
 function ctx(): ToolContext & { updates: ProgressUpdate[] } {
   const updates: ProgressUpdate[] = [];
@@ -26,20 +41,28 @@ const find = (conn: McpConnection, name: string): RegisteredTool => {
   return t;
 };
 
+/** server-everything over `transport`, connected, with the roots above configured. */
+async function connectEverything(transport: "stdio" | "http"): Promise<{ conn: McpConnection; http?: ServerProcess }> {
+  let config: McpServerConfig;
+  let http: ServerProcess | undefined;
+  if (transport === "http") {
+    http = await startEverythingHttpServer();
+    config = { name: "everything", transport: "http", url: http.url, headers: {}, enabled: true, roots: ROOTS };
+  } else {
+    config = { name: "everything", transport: "stdio", command: process.execPath, args: [everythingServerPath(), "stdio"], env: {}, enabled: true, roots: ROOTS };
+  }
+  const conn = new McpConnection(config, { backoff: { initialMs: 200, maxMs: 2_000 } });
+  await conn.connect();
+  await eventually(() => conn.tools().length === EVERYTHING_TOOLS.length);
+  return { conn, http };
+}
+
 describe.each(["stdio", "http"] as const)("server-everything over %s", (transport) => {
   let http: ServerProcess | undefined;
   let conn: McpConnection;
 
   beforeAll(async () => {
-    let config: McpServerConfig;
-    if (transport === "http") {
-      http = await startEverythingHttpServer();
-      config = { name: "everything", transport: "http", url: http.url, headers: {}, enabled: true };
-    } else {
-      config = { name: "everything", transport: "stdio", command: process.execPath, args: [everythingServerPath(), "stdio"], env: {}, enabled: true };
-    }
-    conn = new McpConnection(config, { backoff: { initialMs: 200, maxMs: 2_000 } });
-    await conn.connect();
+    ({ conn, http } = await connectEverything(transport));
   });
 
   afterAll(async () => {
@@ -59,7 +82,7 @@ describe.each(["stdio", "http"] as const)("server-everything over %s", (transpor
 
   it("lists all its tools with their annotations", async () => {
     // The last tool arrives with list_changed right after initialization.
-    await eventually(() => conn.tools().some((t) => t.spec.name === "everything__simulate-research-query"));
+    await eventually(() => conn.tools().length === EVERYTHING_TOOLS.length);
     const specs = conn.tools().map((t) => t.spec);
     expect(specs.map((s) => s.name).sort()).toEqual(EVERYTHING_TOOLS.map((n) => `everything__${n}`).sort());
     expect(conn.excluded).toEqual([]);
@@ -96,11 +119,217 @@ describe.each(["stdio", "http"] as const)("server-everything over %s", (transpor
     expect(out.structuredContent).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
   });
 
+  it("runs a tool whose task support is required as a task: its state shows as progress, its result arrives", async () => {
+    const research = find(conn, "simulate-research-query");
+    expect(research.spec.execution).toEqual({ taskSupport: "required" });
+    const c = ctx();
+    const out = await research.invoke({ topic: "tides" }, c);
+    expect(out.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("# Research Report: tides") });
+    const messages = c.updates.map((u) => u.message);
+    expect(messages[0]).toMatch(/^task working: /);
+    // Polled every second (the task's pollInterval) while its four stages take a second each.
+    expect(messages.length).toBeGreaterThanOrEqual(3);
+    expect(messages.every((m) => /^task (working|completed)/.test(m ?? ""))).toBe(true);
+  });
+
+  it("a task whose run is cancelled is cancelled (the call ends at once)", async () => {
+    const controller = new AbortController();
+    const c = { ...ctx(), signal: controller.signal };
+    const call = find(conn, "simulate-research-query").invoke({ topic: "moss" }, c);
+    call.catch(() => {}); // awaited below
+    await eventually(() => c.updates.length > 0);
+    const t0 = Date.now();
+    controller.abort(new Error("stop"));
+    await expect(call).rejects.toThrow("stop");
+    expect(Date.now() - t0).toBeLessThan(500);
+  });
+
   it("forwards progress from a long-running operation", async () => {
     const c = ctx();
     await find(conn, "trigger-long-running-operation").invoke({ duration: 0.6, steps: 3 }, c);
     expect(c.updates.length).toBeGreaterThanOrEqual(1);
     expect(c.updates[0]).toMatchObject({ progress: expect.any(Number), total: 3 });
+  });
+});
+
+// A run asks its caller: server-everything's elicitation and sampling requests reach the run's
+// caller as requests for input, answered through the API's functions (lib/execution/run-input.ts,
+// what POST /api/runs/{id}/input calls), the run captured in PostgreSQL and the answer audited.
+describe.each(["stdio", "http"] as const)("a run of server-everything asks its caller for input (%s)", (transport) => {
+  let http: ServerProcess | undefined;
+  let conn: McpConnection;
+  let db: TestDatabase;
+  let runs: RunStore;
+  let audit: AuditLog;
+  const registry = new Registry();
+  const ana = { actor: "ana@example.com", userId: "u-ana", role: "runner", from: "test" };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    runs = new RunStore(db.prisma);
+    audit = new AuditLog(db.prisma);
+    ({ conn, http } = await connectEverything(transport));
+    registry.addSource({ id: "mcp:everything", list: () => conn.tools() });
+  });
+  afterAll(async () => {
+    await conn?.close();
+    await http?.stop();
+    await db?.drop();
+  });
+
+  /** Starts the tool as Ana and waits for its first request for input. */
+  async function runAsking(tool: string, args: Record<string, unknown> = {}) {
+    const events: InputEvent[] = [];
+    const done = executeTool({ registry, runs }, { tool: `everything__${tool}`, arguments: args, origin: "api", actor: ana.actor, actorId: ana.userId, timeoutMs: 20_000, onInput: (e) => events.push(e) });
+    const first = await eventually(() => events.find((e) => e.type === "input"));
+    if (first.type !== "input") throw new Error("unreachable");
+    return { events, done, input: first.input };
+  }
+
+  it("elicitation: the form request waits as input_required; only the caller or an admin answers; the answer is checked, sent and audited", async () => {
+    const { events, done, input } = await runAsking("trigger-elicitation-request");
+    expect(input).toMatchObject({ kind: "elicitation", mode: "form", server: "everything", message: expect.stringContaining("Please provide inputs") });
+    const schema = input.kind === "elicitation" && input.mode === "form" ? input.requestedSchema : {};
+    expect(schema).toMatchObject({ type: "object", required: ["name"] });
+    expect(await readRunInput(runs, input.runId, ana)).toEqual({ state: "input_required", inputs: [input] });
+
+    const bob = { actor: "bob@example.com", userId: "u-bob", role: "runner" };
+    await expect(readRunInput(runs, input.runId, bob)).rejects.toMatchObject({ status: 403 });
+    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "decline" }, bob)).rejects.toMatchObject({ status: 403 });
+    // Invalid content: 400 with the field, the request still waits.
+    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { check: true } }, ana)).rejects.toMatchObject({
+      kind: "invalid_args",
+      fields: [{ path: "/content/name", message: "is required" }],
+    });
+    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "no" }, ana)).rejects.toMatchObject({ kind: "invalid_args" });
+
+    const content = { name: "Ada Lovelace", check: true, integer: 7, untitledSingleSelectEnum: "Joey", apiKey: "s3cret" };
+    expect(await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content }, ana)).toEqual({ answered: true, inputId: input.id, action: "accept" });
+    const run = await done;
+    expect(run.status).toBe("success");
+    const text = run.output!.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+    expect(text).toContain("User provided the requested information");
+    expect(text).toContain("- Name: Ada Lovelace");
+    expect(text).toContain("- Favorite Integer: 7");
+    expect(events.at(-1)).toEqual({ type: "input_resolved", runId: run.id, inputId: input.id, outcome: "answered", action: "accept" });
+    // Answered: nothing waits any more.
+    expect(await readRunInput(runs, run.id, ana)).toEqual({ state: "success", inputs: [] });
+    await expect(answerRunInput({ runs, audit }, run.id, { inputId: input.id, action: "decline" }, ana)).rejects.toMatchObject({ status: 409 });
+
+    const [entry] = (await audit.list({ action: "run.input", limit: 1 })).entries;
+    expect(entry).toMatchObject({ actor: ana.actor, target: "everything__trigger-elicitation-request", detail: { runId: run.id, kind: "elicitation", mode: "form", action: "accept", userId: "u-ana" } });
+    expect((entry.detail as { content: Record<string, unknown> }).content).toEqual({ ...content, apiKey: "[redacted]" });
+  });
+
+  it("elicitation: decline reaches the server; an admin may answer", async () => {
+    const { done, input } = await runAsking("trigger-elicitation-request");
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "decline" }, { actor: "admin@example.com", userId: "u-admin", role: "admin" });
+    const run = await done;
+    expect(JSON.stringify(run.output)).toContain("User declined");
+  });
+
+  it("elicitation: nobody answers in time: the server hears cancel, the run ends cleanly, the run's own timeout paused meanwhile", async () => {
+    process.env.STUDIO_INPUT_TIMEOUT_MS = "400";
+    try {
+      const events: InputEvent[] = [];
+      // A 300 ms run timeout would end the run while it waits, were it not paused.
+      const run = await executeTool({ registry, runs }, { tool: "everything__trigger-elicitation-request", arguments: {}, origin: "api", actor: ana.actor, actorId: ana.userId, timeoutMs: 300, onInput: (e) => events.push(e) });
+      expect(run.status).toBe("success");
+      expect(JSON.stringify(run.output)).toContain("User cancelled");
+      expect(events.map((e) => (e.type === "input_resolved" ? e.outcome : e.type))).toEqual(["input", "timeout"]);
+    } finally {
+      delete process.env.STUDIO_INPUT_TIMEOUT_MS;
+    }
+  });
+
+  it("elicitation: cancelling the run ends its request (cancel to the server)", async () => {
+    const { events, done, input } = await runAsking("trigger-elicitation-request");
+    expect(cancelRun(input.runId)).toBe(true);
+    expect((await done).status).toBe("cancelled");
+    expect(events.at(-1)).toMatchObject({ type: "input_resolved", outcome: "cancelled" });
+  });
+
+  it("a call from an MCP client (an agent, origin mcp) is not asked: elicitation is declined and sampling refused at once", async () => {
+    const events: InputEvent[] = [];
+    const base = { origin: "mcp", actor: ana.actor, actorId: ana.userId, timeoutMs: 20_000, onInput: (e: InputEvent) => events.push(e) } as const;
+    const elicit = await executeTool({ registry, runs }, { ...base, tool: "everything__trigger-elicitation-request", arguments: {} });
+    expect(JSON.stringify(elicit.output)).toContain("User declined");
+    const sample = await executeTool({ registry, runs }, { ...base, tool: "everything__trigger-sampling-request", arguments: { prompt: "hi" } });
+    expect(sample.status).toBe("error");
+    expect(JSON.stringify(sample)).toContain("no person to ask");
+    expect(events).toEqual([]);
+  });
+
+  it("URL elicitation: shown as an http(s) link; accepting means the person agreed to open it", async () => {
+    const { done, input } = await runAsking("trigger-url-elicitation", { url: "https://example.com/authorize?x=1", message: "Sign in at the example" });
+    expect(input).toMatchObject({ kind: "elicitation", mode: "url", url: "https://example.com/authorize?x=1", message: "Sign in at the example" });
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { ignored: true } }, ana);
+    expect(JSON.stringify((await done).output)).toContain("completed the URL elicitation");
+  });
+
+  it("sampling: the messages are shown, the person writes and approves the reply (no model is called)", async () => {
+    const { done, input } = await runAsking("trigger-sampling-request", { prompt: "Say hi", maxTokens: 50 });
+    expect(input).toMatchObject({ kind: "sampling", systemPrompt: "You are a helpful test server.", maxTokens: 50, messages: [{ role: "user", text: expect.stringContaining("Say hi") }] });
+    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "   " }, ana)).rejects.toMatchObject({ kind: "invalid_args" });
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "Hi from a person" }, ana);
+    const run = await done;
+    expect(run.status).toBe("success");
+    const text = JSON.stringify(run.output);
+    expect(text).toContain("Hi from a person");
+    expect(text).toContain(HUMAN_MODEL);
+    const [entry] = (await audit.list({ action: "run.input", limit: 1 })).entries;
+    expect(entry.detail).toMatchObject({ kind: "sampling", action: "approve", replyChars: 16 });
+  });
+
+  it("sampling: a rejected request fails the server's call with the user's rejection", async () => {
+    const { done, input } = await runAsking("trigger-sampling-request", { prompt: "Say hi" });
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "reject" }, ana);
+    const run = await done;
+    expect(run.status).toBe("error");
+    expect(JSON.stringify(run)).toContain("rejected");
+  });
+
+  it("a task that needs input: the task's elicitation reaches the run's caller, the answer reaches the task", async () => {
+    const { done, input } = await runAsking("simulate-research-query", { topic: "python", ambiguous: true });
+    expect(input).toMatchObject({ kind: "elicitation", mode: "form", message: expect.stringContaining('"python" could have multiple interpretations') });
+    const schema = (input.kind === "elicitation" && input.mode === "form" ? input.requestedSchema : {}) as { properties: { interpretation: { oneOf: { const: string }[] } } };
+    const choice = schema.properties.interpretation.oneOf[0].const;
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { interpretation: choice } }, ana);
+    const run = await done;
+    expect(run.status).toBe("success");
+    expect(JSON.stringify(run.output)).toContain(`**Clarification**: ${choice}`);
+  });
+
+  it("roots: the server gets the roots configured for it", async () => {
+    const out = await find(conn, "get-roots-list").invoke({}, ctx());
+    const text = out.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+    expect(text).toContain("file:///tmp/studio-roots/project");
+    expect(text).toContain("Project");
+    expect(text).toContain("file:///tmp/studio-roots/scratch");
+  });
+});
+
+describe("tasks on the wire (callAsTask with a bare v2 client over stdio)", () => {
+  it("a cancelled call cancels the server's task (tasks/cancel): the server reports it cancelled", async () => {
+    const client = new Client({ name: "test", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [everythingServerPath(), "stdio"], stderr: "ignore" }));
+    try {
+      const controller = new AbortController();
+      const states: TaskState[] = [];
+      const call = callAsTask(client, "simulate-research-query", { topic: "x" }, { signal: controller.signal, timeout: 30_000, ttl: 60_000, onState: (t) => states.push(t), log: () => {} });
+      call.catch(() => {}); // awaited below
+      await eventually(() => states.length > 0);
+      controller.abort(new Error("stop"));
+      await expect(call).rejects.toThrow("stop");
+      const taskId = states[0].taskId;
+      const after = await eventually(async () => {
+        const t = (await client.request({ method: "tasks/get", params: { taskId } }, RAW)) as { status: string };
+        return t.status === "cancelled" && t;
+      });
+      expect(after).toMatchObject({ taskId, status: "cancelled" });
+    } finally {
+      await client.close();
+    }
   });
 });
 

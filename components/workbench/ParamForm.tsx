@@ -51,10 +51,12 @@ type Props = {
   /** Per-field uiSchema (e.g. the domain widget on option-domain parameters). */
   uiSchema?: UiSchema;
   formContext?: DomainFormContext & { onJsonFieldError?(id: string, error: string | null): void };
+  /** Prefix of the fields' ids (default `root`): a second form on the page needs its own. */
+  idPrefix?: string;
 };
 
 /** The parameter form for a tool's input schema. Submitting is the workbench's job (Run). */
-export const ParamForm = forwardRef<CoreForm, Props>(function ParamForm({ schema, formData, onChange, extraErrors, uiSchema, formContext }, ref) {
+export const ParamForm = forwardRef<CoreForm, Props>(function ParamForm({ schema, formData, onChange, extraErrors, uiSchema, formContext, idPrefix }, ref) {
   const ui = useMemo<UiSchema>(() => ({ ...uiSchema, "ui:submitButtonOptions": { norender: true } }), [uiSchema]);
   return (
     <div className="param-form" data-testid="param-form">
@@ -68,6 +70,7 @@ export const ParamForm = forwardRef<CoreForm, Props>(function ParamForm({ schema
         fields={fields}
         formData={formData}
         formContext={formContext}
+        idPrefix={idPrefix}
         onChange={(e, id) => onChange({ formData: e.formData, fromField: id !== undefined })}
         noHtml5Validate
         showErrorList={false}

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import Link from "next/link";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
 import { Loader2, Play, Square, RotateCcw, ShieldX } from "lucide-react";
 import { takesNoArguments } from "@/lib/forms/no-arguments";
@@ -21,6 +21,8 @@ import { PresetMenu } from "./PresetMenu";
 import { AgentPicker, useDomainOptions } from "./use-domain-options";
 import { domainUiSchema } from "./domain-options";
 import { readRunStream, RunRequestError, type Progress } from "./run-stream";
+import { InputRequests, type ResolvedInput } from "./InputRequests";
+import type { PendingInputView } from "@/lib/execution/pending-input";
 import { reportError } from "@/components/ui/report-error";
 import { useRememberedShown } from "@/components/ui/use-remembered-shown";
 import { JsonPreview, LazyJsonEditor, ShowEditorButton } from "./LazyJsonEditor";
@@ -53,7 +55,7 @@ type Props = {
 };
 
 /** The run in flight: when it was sent, its id once the server has stored it, its last progress. */
-type InFlight = { since: number; runId?: string; progress?: Progress };
+type InFlight = { since: number; runId?: string; progress?: Progress; inputs: PendingInputView[]; resolved: ResolvedInput[] };
 
 /** Seconds since `since`, redrawn ten times a second while a run is in flight. */
 function useElapsed(since: number | undefined): string {
@@ -225,7 +227,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
   const execute = useCallback(async (confirmed: boolean) => {
     if (running || blocked || !canRun) return;
     setConfirming(false);
-    setRunning({ since: Date.now() });
+    setRunning({ since: Date.now(), inputs: [], resolved: [] });
     setFailure(null);
     setExtraErrors(undefined);
     setAnnouncement(`Running ${tool.name}…`);
@@ -243,6 +245,14 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           setRunning((r) => (r ? { ...r, runId } : r));
           // The run is stored as running: show it in the recent runs while it is in flight.
           refreshRuns().catch(reportError);
+        },
+        input: (input) => {
+          setRunning((r) => (r ? { ...r, inputs: [...r.inputs, input] } : r));
+          setAnnouncement(`${input.server} asks for ${input.kind === "sampling" ? "a reply to a sampling request" : "input"}: see the result panel.`);
+        },
+        inputResolved: (e) => {
+          setRunning((r) => (r ? { ...r, inputs: r.inputs.filter((i) => i.id !== e.inputId), resolved: [...r.resolved, { inputId: e.inputId, outcome: e.outcome, action: e.action }] } : r));
+          if (e.outcome !== "answered") setAnnouncement(e.outcome === "timeout" ? "The request for input timed out." : "The request for input ended with the run.");
         },
         progress: (progress) => {
           setRunning((r) => (r ? { ...r, progress } : r));
@@ -380,6 +390,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
               <div className={`h-full rounded-full bg-primary transition-all ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct !== undefined ? { width: `${pct}%` } : undefined} />
             </div>
             <span className="whitespace-nowrap text-[12px] text-muted-foreground">
+              {running.inputs.length > 0 ? (
+                <span className="font-medium text-primary" data-testid="run-waiting-input">waiting for your input (the timeout is paused) · </span>
+              ) : null}
               {progress ? `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}${progress.message ? ` · ${progress.message}` : ""}` : "running…"}
               <span className="ml-1.5 tabular-nums" data-testid="run-elapsed">{elapsed}</span>
             </span>
@@ -394,7 +407,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
             {failure && (failure.denied ? <DeniedNotice message={failure.message} /> : <p role="alert" className="text-destructive">{failure.message}</p>)}
             {!failure && !running && run?.status === "rejected" && run.error?.kind === "permission_denied" && <DeniedNotice recorded />}
             {running ? (
-              <InFlightRun tool={tool.name} runId={running.runId} elapsed={elapsed} progress={progress} />
+              <InFlightRun tool={tool.name} runId={running.runId} elapsed={elapsed} progress={progress}>
+                {running.runId && (running.inputs.length > 0 || running.resolved.length > 0) && <InputRequests runId={running.runId} inputs={running.inputs} resolved={running.resolved} />}
+              </InFlightRun>
             ) : run ? (
               <LoadBoundary key={run.id} what="the result view" fallback={(e) => <p role="alert" className="text-destructive">The result view could not load ({e.message}); the run is stored: <Link href={`/runs/${run.id}`} className="underline">open run {run.id.slice(0, 8)}</Link>.</p>}>
                 <Suspense fallback={<p className="text-muted-foreground" role="status">Loading the result…</p>}>
@@ -414,7 +429,7 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
 }
 
 /** The result panel while a run is in flight: how long it has been going, its record once stored. */
-function InFlightRun({ tool, runId, elapsed, progress }: { tool: string; runId?: string; elapsed: string; progress?: Progress }) {
+function InFlightRun({ tool, runId, elapsed, progress, children }: { tool: string; runId?: string; elapsed: string; progress?: Progress; children?: ReactNode }) {
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="run-in-flight">
       <Loader2 className="size-4 animate-spin text-primary" aria-hidden />
@@ -427,6 +442,7 @@ function InFlightRun({ tool, runId, elapsed, progress }: { tool: string; runId?:
         <span className="ml-auto text-[12px] text-muted-foreground">storing the run…</span>
       )}
       <p className="basis-full text-[12px] text-muted-foreground">The result shows here when it ends; Cancel stops it.</p>
+      {children}
     </div>
   );
 }

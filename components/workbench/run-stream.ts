@@ -1,3 +1,4 @@
+import type { InputEvent, PendingInputView } from "@/lib/execution/pending-input";
 import type { Run } from "@/lib/runs/types";
 
 export type Progress = { progress: number; total?: number; message?: string };
@@ -24,11 +25,14 @@ export class RunRequestError extends Error {
 }
 
 /**
- * Reads the answer of POST /api/tools/{name}/run: the NDJSON stream (started, progress, a final
- * `run` event) or a plain JSON answer. A refused call that still has a run (`{ error, run }`, e.g.
+ * Reads the answer of POST /api/tools/{name}/run: the NDJSON stream (started, progress, a
+ * server's requests for input and their ends, a final `run` event) or a plain JSON answer. A refused call that still has a run (`{ error, run }`, e.g.
  * 403 permission_denied under the run policy) returns that run; one without throws RunRequestError.
  */
-export async function readRunStream(res: Response, on: { started(runId: string): void; progress(p: Progress): void }): Promise<Run> {
+export async function readRunStream(
+  res: Response,
+  on: { started(runId: string): void; progress(p: Progress): void; input?(input: PendingInputView): void; inputResolved?(event: Extract<InputEvent, { type: "input_resolved" }>): void },
+): Promise<Run> {
   if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("ndjson")) {
     const body = await res.json().catch(() => null);
     if (body?.run) return body.run as Run;
@@ -47,6 +51,8 @@ export async function readRunStream(res: Response, on: { started(runId: string):
       const event = JSON.parse(line);
       if (event.type === "started") on.started(event.runId);
       else if (event.type === "progress") on.progress(event);
+      else if (event.type === "input") on.input?.(event.input as PendingInputView);
+      else if (event.type === "input_resolved") on.inputResolved?.(event);
       else if (event.type === "run") return event.run as Run;
       else if (event.type === "error") {
         throw new RunRequestError(event.error?.message ?? "The run failed in the studio.", typeof event.status === "number" ? event.status : null, event.error?.kind ?? null);

@@ -502,6 +502,7 @@ const BODY_ROUTES: BodyRoute[] = [
   { method: "POST", pattern: "/api/triggers/match", path: "/api/triggers/match", fields: { message: "hello" }, readsBody: true },
   { method: "POST", pattern: "/api/runs/purge", path: "/api/runs/purge", fields: { dryRun: true }, readsBody: true },
   { method: "POST", pattern: "/api/runs/[id]/cancel", path: `/api/runs/${NO_RUN}/cancel`, fields: {}, readsBody: false },
+  { method: "POST", pattern: "/api/runs/[id]/input", path: `/api/runs/${NO_RUN}/input`, fields: { inputId: "00000000-0000-4000-8000-000000000000", action: "decline" }, readsBody: true },
   {
     method: "POST",
     pattern: "/api/servers",

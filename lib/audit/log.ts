@@ -64,13 +64,17 @@
 //   tool.adopt-output-schema  target: runtime tool name. detail: { samples, userId? } — its
 //                  inferred output shape became its declared outputSchema (after the
 //                  "config.change" entry of that save).
+//   run.input      target: tool name. detail: { runId, inputId, server, kind (elicitation |
+//                  sampling), mode, action, content (form fields; values under secret-looking
+//                  names redacted) | replyChars, model } — the run's caller answered a server's
+//                  request for input (lib/execution/pending-input.ts).
 //   purge          target: what was purged (e.g. "runs"). detail: { retention, ...what was removed }.
 //   purge.preview  a dry run of purge: what would have been removed.
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 import { prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
 
-export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read"] as const;
+export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read", "run.input"] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** prevHash of entry #1. */

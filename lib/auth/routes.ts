@@ -66,6 +66,8 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/runs/purge", { POST: "admin" }),
   api("/api/runs/[id]", { GET: "viewer" }),
   api("/api/runs/[id]/cancel", { POST: "runner" }),
+  // A server's requests for input during a run (elicitation, sampling): the run's caller (or an admin) reads and answers them.
+  api("/api/runs/[id]/input", { GET: "runner", POST: "runner" }),
 
   api("/api/servers", { GET: "viewer", POST: "admin" }),
   api("/api/servers/[name]", { PATCH: "admin", DELETE: "admin" }),

@@ -43,4 +43,21 @@ describe("public/schemas/runtime-config.schema.json", () => {
     const r = RuntimeConfigSchema.safeParse(example());
     expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
   });
+
+  it("MCP server roots: file:// URIs with optional names, the same in zod and in the JSON Schema", () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(CONFIG_SCHEMA_FILE, "utf8")));
+    const withRoots = (roots: unknown) => ({ mcpServers: [{ name: "fs", transport: "stdio", command: "node", roots }] });
+    const good = withRoots([{ uri: "file:///home/ana/project", name: "Project" }, { uri: "file:///tmp" }]);
+    expect(validate(good), JSON.stringify(validate.errors)).toBe(true);
+    expect(RuntimeConfigSchema.safeParse(good).success).toBe(true);
+    for (const bad of [[{ uri: "https://example.com" }], [{ uri: "file:///x", colour: "red" }], [{ name: "no uri" }]]) {
+      expect(validate(withRoots(bad)), JSON.stringify(bad)).toBe(false);
+      const r = RuntimeConfigSchema.safeParse(withRoots(bad));
+      expect(r.success).toBe(false);
+    }
+    const r = RuntimeConfigSchema.safeParse(withRoots([{ uri: "https://example.com" }]));
+    expect(r.error?.issues[0]).toMatchObject({ path: ["mcpServers", 0, "roots", 0, "uri"], message: "must be a file:// URI" });
+  });
 });

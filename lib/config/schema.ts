@@ -47,6 +47,12 @@ const mcpNamespace = z
   .boolean()
   .optional()
   .describe("false: offer this server's tools under their own names instead of `<server>__<tool>` (a name an earlier source already has stays with that source, and the clash is reported).");
+/** The roots the studio offers one server (MCP roots/list): file:// URIs, each with an optional name. */
+const McpRoots = z
+  .array(z.strictObject({ uri: z.string().regex(/^file:\/\/\S*$/, "must be a file:// URI"), name: z.string().min(1).max(200).optional() }))
+  .max(100)
+  .optional()
+  .describe("Roots this server is told about when it asks (roots/list): directories it may work in, as file:// URIs.");
 
 export const McpServer = z.discriminatedUnion("transport", [
   z.strictObject({
@@ -60,6 +66,7 @@ export const McpServer = z.discriminatedUnion("transport", [
     timeoutMs: z.number().int().positive().optional(),
     toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
     namespace: mcpNamespace,
+    roots: McpRoots,
   }),
   z.strictObject({
     name: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -"),
@@ -70,6 +77,7 @@ export const McpServer = z.discriminatedUnion("transport", [
     timeoutMs: z.number().int().positive().optional(),
     toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
     namespace: mcpNamespace,
+    roots: McpRoots,
   }),
 ]);
 

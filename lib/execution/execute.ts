@@ -10,6 +10,7 @@ import type { ContentBlock, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { describeFieldErrors, SchemaCompileError, validate } from "../schema/validate";
 import { holdRun, trackRun } from "./active-runs";
+import { openInput, type InputEvent } from "./pending-input";
 import { isDatabaseUnavailable } from "../db/faults";
 import type { DomainService } from "../domains/service";
 import type { FieldError } from "../tools/errors";
@@ -49,6 +50,8 @@ export interface ExecuteRequest {
   signal?: AbortSignal;
   onStart?(runId: string): void;
   onProgress?(update: ProgressUpdate): void;
+  /** A server asked the caller for input during the run (elicitation, sampling), or such a request ended. */
+  onInput?(event: InputEvent): void;
 }
 
 /** Told about every captured run, once it is final (inference, audit). */
@@ -119,7 +122,10 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   }
   req.onStart?.(start.id);
   const progress = storedProgress(deps.runs, start.id, req.onProgress);
-  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report }).finally(progress.stop);
+  // A server's requests for input go to a caller who can answer them: a person through the UI or
+  // the API. An MCP client calling through /api/mcp is an agent: its servers' requests are refused at once.
+  const askable = req.origin !== "mcp";
+  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput, askable }).finally(progress.stop);
   return withResultMeta(await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec), outcome);
 }
 
@@ -221,7 +227,8 @@ export async function runQueued(
   }
   const timeoutMs = start.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const progress = storedProgress(deps.runs, start.id);
-  let outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report }).finally(progress.stop);
+  // The caller of a queued run reads its requests for input with GET /api/runs/{id}/input (on the instance running it).
+  let outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report, askable: start.origin !== "mcp" }).finally(progress.stop);
   // The job's signal aborts when the worker stops and its drain time runs out: no one cancelled
   // the run, it was cut short, so it is stored as a run a dying process leaves (never retried).
   if (outcome.status === "cancelled" && opts.signal?.aborted && opts.stopping?.()) {
@@ -425,13 +432,45 @@ async function checkDomains(domains: DomainService | undefined, tool: Registered
   return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(errors)}`, { fields: errors });
 }
 
-async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, req: Pick<ExecuteRequest, "signal" | "onProgress">): Promise<RunOutcome> {
+/**
+ * The run's timeout, paused while the run waits for its caller's input (a person answering a
+ * server's request is not the tool being slow).
+ */
+function runDeadline(timeoutMs: number, onExpired: () => void): { pause(): void; resume(): void; stop(): void } {
+  let remaining = timeoutMs;
+  let since = Date.now();
+  let paused = 0;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(onExpired, remaining);
+  return {
+    pause() {
+      if (stopped || paused++ > 0) return;
+      clearTimeout(timer);
+      timer = undefined;
+      remaining = Math.max(0, remaining - (Date.now() - since));
+    },
+    resume() {
+      if (stopped || paused === 0 || --paused > 0) return;
+      since = Date.now();
+      timer = setTimeout(onExpired, remaining);
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      stopped = true;
+    },
+  };
+}
+
+async function invoke(
+  tool: RegisteredTool,
+  start: RunStart,
+  timeoutMs: number,
+  req: Pick<ExecuteRequest, "signal" | "onProgress" | "onInput"> & { askable: boolean },
+): Promise<RunOutcome> {
   const controller = new AbortController();
   const untrack = trackRun(start.id, controller);
-  const timer = setTimeout(
-    () => controller.abort(new ToolError("timeout", `The tool did not finish within ${timeoutMs} ms.`)),
-    timeoutMs,
-  );
+  const deadline = runDeadline(timeoutMs, () => controller.abort(new ToolError("timeout", `The tool did not finish within ${timeoutMs} ms.`)));
   const onCallerAbort = () => controller.abort(new ToolError("cancelled", "The caller cancelled the run."));
   if (req.signal?.aborted) onCallerAbort();
   req.signal?.addEventListener("abort", onCallerAbort, { once: true });
@@ -455,6 +494,22 @@ async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, 
         progress: (p) => {
           if (!controller.signal.aborted) req.onProgress?.(p);
         },
+        requestInput: !req.askable ? undefined : async (request, opts) => {
+          deadline.pause();
+          try {
+            return await openInput({
+              runId: start.id,
+              server: opts.server,
+              owner: { actor: start.actor, actorId: start.actorId ?? null },
+              request,
+              signal: controller.signal,
+              serverSignal: opts.signal,
+              onEvent: req.onInput,
+            });
+          } finally {
+            deadline.resume();
+          }
+        },
       }),
       aborted,
     ]);
@@ -465,7 +520,7 @@ async function invoke(tool: RegisteredTool, start: RunStart, timeoutMs: number, 
     const status = e.kind === "timeout" ? "timeout" : e.kind === "cancelled" ? "cancelled" : "error";
     return { status, finishedAt: new Date(), error: errorOf(e) };
   } finally {
-    clearTimeout(timer);
+    deadline.stop();
     req.signal?.removeEventListener("abort", onCallerAbort);
     untrack();
   }

@@ -1,14 +1,17 @@
 import { Client, type Implementation } from "@modelcontextprotocol/client";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
+import { inputTimeoutMs } from "../execution/pending-input";
 import type { RegisteredTool, ToolContext } from "../tools/define";
 import { ToolError } from "../tools/errors";
 import type { ResourceContents, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { backoffDelay, type BackoffOptions } from "./backoff";
+import { askElicitation, askSampling, CLIENT_CAPABILITIES, toElicitation, toSampling } from "./client-requests";
 import { isNetworkFailure, toMcpToolError } from "./errors";
 import { RAW, toResourceContents, toToolOutput, toToolSpec } from "./mapping";
 import type { StdioServerProcess } from "./process";
 import { StderrTail } from "./stderr";
+import { callAsTask, serverRunsToolTasks, taskProgress, taskSupportOf } from "./tasks";
 import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
 import { createTransport, type McpServerConfig } from "./transport";
 import { mcpParamHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
@@ -120,6 +123,8 @@ export class McpConnection {
   private registered: RegisteredTool[] = [];
 
   private listeners = new Set<McpConnectionListener>();
+  /** Calls in flight on this server: where a server's request for input (elicitation, sampling) goes. */
+  private readonly inFlight = new Set<ToolContext>();
 
   constructor(config: McpServerConfig, options: McpConnectionOptions = {}) {
     this.name = config.name;
@@ -251,7 +256,8 @@ export class McpConnection {
   /**
    * Calls `tools/call` with the server's own (un-namespaced) tool name. Cancels through
    * ctx.signal (the SDK sends notifications/cancelled), forwards progress, mirrors
-   * x-mcp-header arguments into Mcp-Param-* headers on Streamable HTTP.
+   * x-mcp-header arguments into Mcp-Param-* headers on Streamable HTTP. A tool with task support
+   * (required, or optional on a server that runs tool tasks) is called as a task (tasks.ts).
    */
   async callTool(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
     if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -264,21 +270,38 @@ export class McpConnection {
     const headers =
       this.config.transport === "http" && client.getProtocolEra() === "modern" && declared.length ? mcpParamHeaders(declared, args) : undefined;
     const studioTimeout = (ctx as ToolContext & { timeoutMs?: number }).timeoutMs;
-    const timeout = Math.max(this.toolTimeout(tool) ?? DEFAULT_TIMEOUT_MS, studioTimeout ?? 0) + (this.opts.callSlackMs ?? 5_000);
+    // The studio's signal ends the call; the SDK's own timeout is a backstop that must also allow
+    // for the time a person takes to answer the server's requests for input (the run's timeout pauses then).
+    const timeout = Math.max(this.toolTimeout(tool) ?? DEFAULT_TIMEOUT_MS, studioTimeout ?? 0) + (this.opts.callSlackMs ?? 5_000) + (ctx.requestInput ? inputTimeoutMs() * 4 : 0);
     let result: unknown;
+    this.inFlight.add(ctx);
     try {
-      result = await client.request({ method: "tools/call", params: { name: tool, arguments: args } }, RAW, {
-        signal: ctx.signal,
-        timeout,
-        resetTimeoutOnProgress: true,
-        onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
-        headers,
-      });
+      const support = taskSupportOf(this.rawTools.find((t) => t.name === tool));
+      if (support === "required" || (support === "optional" && serverRunsToolTasks(this.capabilities))) {
+        result = await callAsTask(client, tool, args, {
+          signal: ctx.signal,
+          timeout,
+          ttl: Math.max(studioTimeout ?? DEFAULT_TIMEOUT_MS, 60_000),
+          headers,
+          onState: (task, polls) => ctx.progress(taskProgress(task, polls)),
+          log: this.log.bind(this),
+        });
+      } else {
+        result = await client.request({ method: "tools/call", params: { name: tool, arguments: args } }, RAW, {
+          signal: ctx.signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+          onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
+          headers,
+        });
+      }
     } catch (err) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const e = toMcpToolError(err, this.name);
       if (e.kind === "network") this.drop(client, `the call to ${tool} failed: ${describe(err)}`);
       throw e;
+    } finally {
+      this.inFlight.delete(ctx);
     }
     return toToolOutput(result, this.name);
   }
@@ -340,9 +363,15 @@ export class McpConnection {
     this.setState("connecting");
     let client: Client | undefined;
     try {
-      const { transport, process: serverProcess } = createTransport(this.config, { onStderr: (chunk) => this.stderr.write(chunk) });
+      const { transport, process: serverProcess } = createTransport(this.config, {
+        onStderr: (chunk) => this.stderr.write(chunk),
+        // A broken response stream means the server went away: fail its calls now and reconnect
+        // (without this, only the next health check would notice, up to healthCheckMs later).
+        onStreamBroken: (err) => this.onStreamBroken(gen, err),
+      });
       this.serverProcess = serverProcess;
       client = new Client(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
+        capabilities: CLIENT_CAPABILITIES,
         versionNegotiation: { mode: "auto" },
         listChanged: {
           tools: {
@@ -358,6 +387,7 @@ export class McpConnection {
         },
       });
       const c = client;
+      this.handleServerRequests(c);
       c.onclose = () => this.onClientClosed(c);
       c.onerror = (err) => this.log(`client error: ${describe(err)}`);
       this.pendingClient = c;
@@ -393,6 +423,30 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Requests the server sends this client: elicitation and sampling go to the person who started
+   * the call they arrived for; roots are the server's configured `roots`.
+   */
+  private handleServerRequests(c: Client): void {
+    c.setRequestHandler("elicitation/create", (request, hctx) => askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal));
+    c.setRequestHandler("sampling/createMessage", (request, hctx) => askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal));
+    c.setRequestHandler("roots/list", () => ({ roots: (this.config.roots ?? []).map((r) => (r.name ? { uri: r.uri, name: r.name } : { uri: r.uri })) }));
+  }
+
+  /**
+   * The call a server's request for input belongs to. The 2025 protocol does not say which call
+   * a server request is for, so it is the one call in flight on this server; with none or several
+   * (of different people) it cannot be told, and the request is refused (a string: why).
+   */
+  private callAsking(): ToolContext | string {
+    const calls = [...this.inFlight];
+    if (calls.length === 1) return calls[0];
+    if (!calls.length) return "no call is in flight on this server";
+    // Several calls of the same person: the oldest gets it (they answer it either way).
+    if (calls.every((x) => x.actor === calls[0].actor)) return calls[0];
+    return `${calls.length} calls of different people are in flight on this server and the request does not say which one it is for`;
+  }
+
   /** `attempt` in the background; it handles its own failures (state "failed", a retry), so this is a last resort. */
   private attemptInBackground(): void {
     this.attempt().catch((err) => console.error(`[tool-studio] MCP server "${this.name}": a connection attempt failed unexpectedly`, err));
@@ -425,6 +479,20 @@ export class McpConnection {
         });
       }, every);
       this.healthTimer.unref?.();
+    }
+  }
+
+  private onStreamBroken(gen: number, err: unknown): void {
+    if (gen !== this.generation || this.closed) return;
+    const reason = `the server's response stream broke: ${describe(err)}`;
+    if (this.client) return this.drop(this.client, reason);
+    // Still connecting (listing tools): that attempt fails at once, and is retried.
+    const pending = this.pendingClient;
+    if (pending) {
+      this.log(reason);
+      pending.close().catch(() => {
+        // the attempt fails with the closed connection; nothing to add
+      });
     }
   }
 

@@ -1,4 +1,4 @@
-import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport, type FetchLike, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { z } from "zod";
 import type { McpServer } from "../config/schema";
@@ -17,6 +17,12 @@ export interface ServerTransport {
 export interface TransportHooks {
   /** stdio: every chunk the server writes to stderr. */
   onStderr?: (chunk: Buffer | string) => void;
+  /**
+   * Streamable HTTP: a response stream (a call's, or the server's event stream) broke before it
+   * ended (the server died, the network dropped). The SDK only logs this and leaves the call
+   * waiting for an answer that cannot come; the connection treats it as the server going away.
+   */
+  onStreamBroken?: (err: unknown) => void;
 }
 
 /**
@@ -28,7 +34,8 @@ export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}
   const where = `/mcpServers/${cfg.name}`;
   if (cfg.transport === "http") {
     const headers = resolveEnvRecord(cfg.headers, `${where}/headers`);
-    return { transport: new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } }) };
+    const onBroken = hooks.onStreamBroken;
+    return { transport: new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers }, ...(onBroken ? { fetch: watchedFetch(onBroken) } : {}) }) };
   }
   const env = resolveEnvRecord(cfg.env, `${where}/env`);
   // The Client gets this exact class, neither a subclass nor a wrapper: only for it does the SDK
@@ -38,4 +45,34 @@ export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}
   const onStderr = hooks.onStderr;
   if (onStderr) transport.stderr?.on("data", (chunk: Buffer | string) => onStderr(chunk));
   return { transport, process: new StdioServerProcess(transport) };
+}
+
+/**
+ * `fetch` whose event-stream response bodies are watched: an error while reading one that the
+ * request's own signal did not cause (the client closing, a call cancelled) is reported to
+ * `onBroken`, then passed on to the reader as it was.
+ */
+export function watchedFetch(onBroken: (err: unknown) => void, base: FetchLike = fetch): FetchLike {
+  return async (url, init) => {
+    const res = await base(url, init);
+    if (!res.body || !res.headers.get("content-type")?.toLowerCase().includes("text/event-stream")) return res;
+    const reader = res.body.getReader();
+    const signal = init?.signal;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (err) {
+          if (!signal?.aborted) onBroken(err);
+          controller.error(err);
+          return;
+        }
+        if (chunk.done) controller.close();
+        else controller.enqueue(chunk.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
 }

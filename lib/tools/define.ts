@@ -3,6 +3,7 @@ import type { JsonSchema, ToolAnnotations, ToolIcon, ToolSpec } from "./spec";
 import type { ToolOutput } from "./output";
 import type { RuntimeConfig } from "../config/schema";
 import type { DomainResolver } from "../domains/types";
+import type { InputAnswer, InputOutcome, InputRequest } from "../execution/pending-input";
 
 export interface ProgressUpdate {
   progress: number;
@@ -21,6 +22,12 @@ export interface ToolContext {
   agent?: string;
   /** The timeout the studio enforces for this call (it aborts `signal` then). */
   timeoutMs?: number;
+  /**
+   * Asks the run's caller for input on behalf of a server (MCP elicitation, sampling) and waits
+   * for the answer; the run's timeout is paused meanwhile. Resolves with null as the answer when
+   * nobody answered in time or the run ended first. Absent where no one could answer.
+   */
+  requestInput?(request: InputRequest, opts: { server: string; signal?: AbortSignal }): Promise<{ answer: InputAnswer | null; outcome: InputOutcome }>;
 }
 
 /** A tool the registry can call: its spec and how to invoke it. */

@@ -94,9 +94,9 @@ export function startExampleHttpServer(port = 0, extraArgs: string[] = []): Prom
   return startNodeServer([EXAMPLE_SERVER, "--http", String(port), ...extraArgs], { ready: /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/ });
 }
 
-/** server-everything over Streamable HTTP on a free port of 127.0.0.1 (its PORT variable). */
-export async function startEverythingHttpServer(): Promise<ServerProcess> {
-  const port = await freePort();
+/** server-everything over Streamable HTTP on `port` (default: a free one) of 127.0.0.1 (its PORT variable). */
+export async function startEverythingHttpServer(port?: number): Promise<ServerProcess> {
+  port ??= await freePort();
   return startNodeServer([everythingServerPath(), "streamableHttp"], {
     env: { PORT: String(port) },
     port,

@@ -28,7 +28,7 @@ const RunBody = z.strictObject({
 
 /**
  * Runs a tool and returns the captured run. With `Accept: application/x-ndjson` it streams
- * `started`, `progress` and a final `run` event, so the UI can show progress and cancel. With
+ * `started`, `progress`, `input` / `input_resolved` (a server's request for input and its end) and a final `run` event, so the UI can show progress and cancel. With
  * `"mode": "async"` the checked call is queued and answered 202 with the `queued` run at once
  * (`Location: /api/runs/{id}`, to poll); a refused call is answered as in sync mode.
  * The origin is the server's: `ui` for a signed-in browser session, `api` for a token.
@@ -100,6 +100,8 @@ function stream(execute: Execute, base: Parameters<Execute>[0]): Response {
           ...base,
           onStart: (runId) => send({ type: "started", runId }),
           onProgress: (p) => send({ type: "progress", ...p }),
+          // A server asks for input (elicitation, sampling): answered through POST /api/runs/{id}/input.
+          onInput: (e) => send(e),
         });
         send({ type: "run", run });
       } catch (err) {
