@@ -27,9 +27,9 @@ const MCP_TOKEN = "conformance-mcp-token";
 /**
  * The scenarios of the capabilities the endpoint declares (tools, logging, prompts, resources,
  * completions) and of the transport, which must pass. The others and why they do not yet:
- * tools-call-with-logging (upstream log messages during a call are not forwarded yet);
- * tools-call-sampling, tools-call-elicitation, elicitation-* (requests from an upstream server to
- * the client are not relayed; the example server has no such fixture tools).
+ * tools-call-with-logging (upstream log messages during a call are not forwarded yet). The
+ * elicitation and sampling scenarios pass through the relay: the example server's fixture tools
+ * ask the studio, which relays to the suite's client (lib/mcp-server/server.ts, relayTo).
  */
 const MUST_PASS = [
   "server-initialize",
@@ -43,6 +43,10 @@ const MUST_PASS = [
   "tools-call-mixed-content",
   "tools-call-error",
   "tools-call-with-progress",
+  "tools-call-elicitation",
+  "tools-call-sampling",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
   "json-schema-2020-12",
   "prompts-list",
   "prompts-get-simple",

@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport, type Tool } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type Tool } from "@modelcontextprotocol/client";
 import { toToolOutput } from "@/lib/mcp/mapping";
 import { META } from "@/lib/mcp-server/mapping";
 import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
 import { decodeCursor, encodeCursor } from "@/lib/mcp-server/paging";
 import type { ToolSourceProvider } from "@/lib/registry/registry";
 import { McpManager } from "@/lib/mcp/source";
+import { pendingInputs } from "@/lib/execution/pending-input";
 import { RunStore } from "@/lib/runs/store";
 import type { RegisteredTool } from "@/lib/tools/define";
 import { text } from "@/lib/tools/output";
@@ -70,10 +71,11 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (tools: Tool[]) => void): Promise<Client> {
+async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (tools: Tool[]) => void, capabilities?: ClientCapabilities): Promise<Client> {
   const client = new Client(
     { name: `gateway-${era}`, version: "1.0.0" },
     {
+      ...(capabilities ? { capabilities } : {}),
       ...(era === "modern" ? { versionNegotiation: { mode: { pin: MODERN } } } : {}),
       ...(onTools ? { listChanged: { tools: { debounceMs: 0, onChanged: (_err: Error | null, tools: Tool[] | null) => tools && onTools(tools) } } } : {}),
     },
@@ -421,6 +423,82 @@ describe("prompts and resources of the configured servers", () => {
     try {
       expect(client.getServerCapabilities()?.prompts).toBeUndefined();
       expect(client.getServerCapabilities()?.resources).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("a configured server's requests for input during a call, relayed to the /api/mcp client", () => {
+  let manager: McpManager;
+  beforeAll(async () => {
+    manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: false }]);
+    await manager.settled(15_000);
+  }, 30_000);
+  afterAll(() => manager?.close());
+
+  const textOf = (r: Awaited<ReturnType<Client["callTool"]>>) => JSON.stringify(r.content);
+  const auditOf = async (runId: string) => (await db.prisma.auditEntry.findMany({ where: { action: "run.input" } })).filter((e) => JSON.stringify(e.detail).includes(runId));
+
+  it("a client that declared elicitation answers it (accept): the server gets its answer unchanged, the run waited as input_required, the answer is audited (run.input)", async () => {
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, "legacy", undefined, { elicitation: {} });
+    const seen: unknown[] = [];
+    let waiting: string | undefined;
+    client.setRequestHandler("elicitation/create", async (request) => {
+      seen.push(request.params);
+      const run = await db.prisma.run.findFirst({ where: { toolName: "test_elicitation", status: "running" }, orderBy: { startedAt: "desc" } });
+      waiting = run && pendingInputs(run.id).length === 1 ? run.id : undefined;
+      return { action: "accept", content: { username: "ada", email: "ada@example.com" } };
+    });
+    try {
+      const result = await client.callTool({ name: "test_elicitation", arguments: { message: "Who are you?" } });
+      expect(seen).toEqual([expect.objectContaining({ message: "Who are you?", requestedSchema: expect.objectContaining({ required: ["username", "email"] }) })]);
+      expect(textOf(result)).toContain('User response: action=accept, content={\\"username\\":\\"ada\\",\\"email\\":\\"ada@example.com\\"}');
+      expect(waiting, "the run waited for input while the client was asked").toBeDefined();
+      const entries = await auditOf(waiting!);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ actor: "gateway-tester", target: "test_elicitation", detail: expect.objectContaining({ kind: "elicitation", action: "accept", relayed: true, content: { username: "ada", email: "ada@example.com" } }) });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a decline goes back as a decline; sampling is relayed to a client that declared it", async () => {
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, "legacy", undefined, { elicitation: {}, sampling: {} });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+    client.setRequestHandler("sampling/createMessage", async (request) => ({
+      role: "assistant",
+      content: { type: "text", text: `echo: ${JSON.stringify(request.params.messages[0].content)}` },
+      model: "test-model",
+      stopReason: "endTurn",
+    }));
+    try {
+      expect(textOf(await client.callTool({ name: "test_elicitation", arguments: { message: "m" } }))).toContain("User response: action=decline");
+      const sampled = await client.callTool({ name: "test_sampling", arguments: { prompt: "Say hi" } });
+      expect(textOf(sampled)).toContain("LLM response: echo:");
+      expect(textOf(sampled)).toContain("Say hi");
+      const entries = await db.prisma.auditEntry.findMany({ where: { action: "run.input", target: "test_sampling" } });
+      expect(entries.at(-1)?.detail).toMatchObject({ kind: "sampling", action: "approve", model: "test-model", relayed: true });
+    } finally {
+      await client.close();
+    }
+  });
+
+  for (const [what, era, capabilities] of [
+    ["a client without the capability", "legacy", undefined],
+    ["a 2026-07-28 client (no server-to-client requests during a call: not relayed yet)", "modern", { elicitation: {}, sampling: {} }],
+  ] as const) it(`${what}: the server's request is declined (sampling refused) at once, as before`, async () => {
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, era, undefined, capabilities);
+    try {
+      const started = Date.now();
+      expect(textOf(await client.callTool({ name: "test_elicitation", arguments: { message: "m" } }))).toContain("User response: action=decline");
+      const sampled = await client.callTool({ name: "test_sampling", arguments: { prompt: "p" } });
+      expect(sampled.isError).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await client.close();
     }

@@ -27,6 +27,8 @@ import {
   createMcpHandler,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
+  PROTOCOL_VERSION_META_KEY,
+  inputRequired,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 
@@ -393,6 +395,73 @@ const tools = [
 ];
 
 /**
+ * Asks the client (elicitation/create or sampling/createMessage) during a tools/call: pushed on a
+ * 2025-era connection; on the 2026-07-28 era an input_required result (the client answers and
+ * retries the call with `inputResponses`). Resolves with `{ result }`, or `{ pending }` to return.
+ */
+async function askClient(ctx, method, params) {
+  const prior = ctx.mcpReq.inputResponses?.ask;
+  if (prior) return { result: prior };
+  if (ctx.mcpReq.envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined) return { pending: inputRequired({ inputRequests: { ask: { method, params } } }) };
+  return { result: method === "sampling/createMessage" ? await ctx.mcpReq.requestSampling(params) : await ctx.mcpReq.elicitInput(params) };
+}
+
+const elicitationTool = (name, description, schema, message = "Please answer") => ({
+  def: { name, description, inputSchema: { type: "object", properties: {} } },
+  run: async (_args, ctx) => {
+    const r = await askClient(ctx, "elicitation/create", { message, requestedSchema: schema });
+    if (r.pending) return r.pending;
+    return { content: [text(`Elicitation completed: action=${r.result.action}, content=${JSON.stringify(r.result.content ?? {})}`)] };
+  },
+});
+
+/** The conformance suite's fixture tools that ask their client for input (elicitation, sampling). */
+const askingTools = [
+  {
+    def: { name: "test_elicitation", description: "Conformance fixture: asks the client for a username and an email (elicitation).", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } },
+    run: async (args, ctx) => {
+      const requestedSchema = {
+        type: "object",
+        properties: { username: { type: "string", description: "User's response" }, email: { type: "string", description: "User's email address" } },
+        required: ["username", "email"],
+      };
+      const r = await askClient(ctx, "elicitation/create", { message: String(args.message ?? "Please provide your information"), requestedSchema });
+      if (r.pending) return r.pending;
+      return { content: [text(`User response: action=${r.result.action}, content=${JSON.stringify(r.result.content ?? {})}`)] };
+    },
+  },
+  {
+    def: { name: "test_sampling", description: "Conformance fixture: asks the client's model to answer a prompt (sampling).", inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] } },
+    run: async (args, ctx) => {
+      const r = await askClient(ctx, "sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: String(args.prompt ?? "") } }], maxTokens: 100 });
+      if (r.pending) return r.pending;
+      const reply = Array.isArray(r.result.content) ? r.result.content : [r.result.content];
+      return { content: [text(`LLM response: ${reply.map((c) => (c?.type === "text" ? c.text : `[${c?.type}]`)).join(" ")}`)] };
+    },
+  },
+  elicitationTool("test_elicitation_sep1034_defaults", "Conformance fixture: an elicitation whose fields have defaults (SEP-1034).", {
+    type: "object",
+    properties: {
+      name: { type: "string", default: "John Doe" },
+      age: { type: "integer", default: 30 },
+      score: { type: "number", default: 95.5 },
+      status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+      verified: { type: "boolean", default: true },
+    },
+  }),
+  elicitationTool("test_elicitation_sep1330_enums", "Conformance fixture: an elicitation with every enum variant (SEP-1330).", {
+    type: "object",
+    properties: {
+      untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+      titledSingle: { type: "string", oneOf: [{ const: "value1", title: "First Option" }, { const: "value2", title: "Second Option" }, { const: "value3", title: "Third Option" }] },
+      legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+      untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+      titledMulti: { type: "array", items: { anyOf: [{ const: "value1", title: "First Choice" }, { const: "value2", title: "Second Choice" }, { const: "value3", title: "Third Choice" }] } },
+    },
+  }),
+];
+
+/**
  * The tools the official conformance suite (@modelcontextprotocol/conformance) calls by name in
  * its server scenarios, as its scenario descriptions define them: with `--conformance` (and the
  * studio's entry `"namespace": false`), the studio's /api/mcp offers them under these names.
@@ -464,7 +533,7 @@ const conformanceTools = [
     run: (args) => ({ content: [text(JSON.stringify(args))] }),
   },
 ];
-if (CONFORMANCE) tools.push(...conformanceTools);
+if (CONFORMANCE) tools.push(...conformanceTools, ...askingTools);
 
 // ---------------------------------------------------------------- resources (resources/read)
 

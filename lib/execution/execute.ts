@@ -10,7 +10,7 @@ import type { ContentBlock, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { describeFieldErrors, SchemaCompileError, validate } from "../schema/validate";
 import { holdRun, trackRun } from "./active-runs";
-import { openInput, type InputEvent } from "./pending-input";
+import { openInput, type InputEvent, type InputRelay } from "./pending-input";
 import { isDatabaseUnavailable } from "../db/faults";
 import type { DomainService } from "../domains/service";
 import type { FieldError } from "../tools/errors";
@@ -52,6 +52,12 @@ export interface ExecuteRequest {
   onProgress?(update: ProgressUpdate): void;
   /** A server asked the caller for input during the run (elicitation, sampling), or such a request ended. */
   onInput?(event: InputEvent): void;
+  /**
+   * The MCP client calling through /api/mcp declared elicitation and/or sampling: its servers'
+   * requests of those kinds are relayed to it (the run waits as for a person). Without it, an
+   * MCP client's servers are refused at once.
+   */
+  relay?: InputRelay;
 }
 
 /** Told about every captured run, once it is final (inference, audit). */
@@ -123,9 +129,11 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   req.onStart?.(start.id);
   const progress = storedProgress(deps.runs, start.id, req.onProgress);
   // A server's requests for input go to a caller who can answer them: a person through the UI or
-  // the API. An MCP client calling through /api/mcp is an agent: its servers' requests are refused at once.
+  // the API, or the MCP client calling through /api/mcp when it declared the capability (relayed);
+  // otherwise (an agent that cannot answer) they are refused at once.
   const askable = req.origin !== "mcp";
-  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput, askable }).finally(progress.stop);
+  const relay = askable ? undefined : req.relay;
+  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput, askable, relay }).finally(progress.stop);
   return withResultMeta(await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec), outcome);
 }
 
@@ -466,7 +474,7 @@ async function invoke(
   tool: RegisteredTool,
   start: RunStart,
   timeoutMs: number,
-  req: Pick<ExecuteRequest, "signal" | "onProgress" | "onInput"> & { askable: boolean },
+  req: Pick<ExecuteRequest, "signal" | "onProgress" | "onInput" | "relay"> & { askable: boolean },
 ): Promise<RunOutcome> {
   const controller = new AbortController();
   const untrack = trackRun(start.id, controller);
@@ -494,7 +502,9 @@ async function invoke(
         progress: (p) => {
           if (!controller.signal.aborted) req.onProgress?.(p);
         },
-        requestInput: !req.askable ? undefined : async (request, opts) => {
+        ...(req.relay && !req.askable ? { asks: req.relay.kinds } : {}),
+        requestInput: !req.askable && !req.relay ? undefined : async (request, opts) => {
+          const relay = req.relay;
           deadline.pause();
           try {
             return await openInput({
@@ -505,6 +515,7 @@ async function invoke(
               signal: controller.signal,
               serverSignal: opts.signal,
               onEvent: req.onInput,
+              ...(relay && opts.params && relay.kinds[request.kind] ? { relay: { relay, params: opts.params } } : {}),
             });
           } finally {
             deadline.resume();

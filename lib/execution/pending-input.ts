@@ -28,6 +28,22 @@ export type InputAnswer =
   | { action: "approve"; text: string; model?: string }
   | { action: "reject" };
 
+/**
+ * A request relayed to the MCP client that made the call through /api/mcp, and that client's
+ * answer exactly as it sent it (the SDK checked its shape): handed back to the server unchanged.
+ */
+export type RelayedAnswer = { kind: "elicitation"; result: Record<string, unknown> } | { kind: "sampling"; result: Record<string, unknown> };
+
+/**
+ * Relays a run's requests for input to the MCP client that called through /api/mcp (it declared
+ * elicitation and/or sampling): `ask` sends the server's request as it came (`params`) and resolves
+ * with the client's answer (`answer` in the studio's words, for the events and the audit).
+ */
+export interface InputRelay {
+  kinds: { elicitation: boolean; sampling: boolean };
+  ask(view: PendingInputView, params: Record<string, unknown>, signal: AbortSignal): Promise<{ answer: InputAnswer; relayed: RelayedAnswer }>;
+}
+
 /** How a request for input ended: answered, timed out (nobody answered), or the run ended first. */
 export type InputOutcome = "answered" | "timeout" | "cancelled";
 
@@ -65,7 +81,7 @@ export const MAX_SAMPLING_TEXT = 100_000;
 interface Entry {
   view: PendingInputView;
   owner: RunOwner;
-  settle(answer: InputAnswer | null, outcome: InputOutcome): void;
+  settle(answer: InputAnswer | null, outcome: InputOutcome, relayed?: RelayedAnswer): void;
 }
 
 const g = globalThis as typeof globalThis & { __toolStudioPendingInputs?: Map<string, Map<string, Entry>> };
@@ -83,6 +99,22 @@ export interface OpenInput {
   serverSignal?: AbortSignal;
   timeoutMs?: number;
   onEvent?(event: InputEvent): void;
+  /**
+   * Also ask the MCP client of the call (relay): its answer settles the request like a person's
+   * (whichever comes first); its request is withdrawn (aborted) when the request ends otherwise.
+   * A client that fails to answer ends the request as `cancelled`, with `relayError` saying why.
+   */
+  relay?: { relay: InputRelay; params: Record<string, unknown> };
+}
+
+/** What openInput resolves with. */
+export interface InputResult {
+  answer: InputAnswer | null;
+  outcome: InputOutcome;
+  /** The relayed client's answer as it sent it, when it answered. */
+  relayed?: RelayedAnswer;
+  /** Why the relayed client gave no answer (its error). */
+  relayError?: string;
 }
 
 /**
@@ -90,7 +122,7 @@ export interface OpenInput {
  * or with null when nobody answered in time or the run (or the server) ended it: the caller of
  * this then answers the server with cancel (elicitation) or an error (sampling).
  */
-export function openInput(o: OpenInput): Promise<{ answer: InputAnswer | null; outcome: InputOutcome }> {
+export function openInput(o: OpenInput): Promise<InputResult> {
   const id = randomUUID();
   const timeoutMs = o.timeoutMs ?? inputTimeoutMs();
   const now = Date.now();
@@ -102,22 +134,34 @@ export function openInput(o: OpenInput): Promise<{ answer: InputAnswer | null; o
     const onAbort = () => settle(null, "cancelled");
     const timer = setTimeout(() => settle(null, "timeout"), timeoutMs);
     timer.unref?.();
-    function settle(answer: InputAnswer | null, outcome: InputOutcome) {
+    const relayAbort = new AbortController();
+    let relayError: string | undefined;
+    function settle(answer: InputAnswer | null, outcome: InputOutcome, relayed?: RelayedAnswer) {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      relayAbort.abort();
       o.signal.removeEventListener("abort", onAbort);
       o.serverSignal?.removeEventListener("abort", onAbort);
       byRun.delete(id);
       if (!byRun.size && pending.get(o.runId) === byRun) pending.delete(o.runId);
       o.onEvent?.({ type: "input_resolved", runId: o.runId, inputId: id, outcome, ...(answer ? { action: answer.action } : {}) });
-      resolve({ answer, outcome });
+      resolve({ answer, outcome, ...(relayed ? { relayed } : {}), ...(relayError !== undefined && !answer ? { relayError } : {}) });
     }
     byRun.set(id, { view, owner: o.owner, settle });
     if (o.signal.aborted || o.serverSignal?.aborted) return onAbort();
     o.signal.addEventListener("abort", onAbort, { once: true });
     o.serverSignal?.addEventListener("abort", onAbort, { once: true });
     o.onEvent?.({ type: "input", input: view });
+    if (o.relay) {
+      o.relay.relay.ask(view, o.relay.params, relayAbort.signal).then(
+        (r) => settle(r.answer, "answered", r.relayed),
+        (err: unknown) => {
+          relayError = err instanceof Error ? err.message : String(err);
+          settle(null, "cancelled");
+        },
+      );
+    }
   });
 }
 

@@ -9,6 +9,9 @@ import {
   ProtocolErrorCode,
   Server,
   type CallToolResult,
+  type CreateMessageRequest,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
   type CompleteResult,
   type GetPromptResult,
   type Prompt,
@@ -21,6 +24,8 @@ import {
   type Tool,
 } from "@modelcontextprotocol/server";
 import { isUnknownToolError, type ExecuteRequest } from "../execution/execute";
+import { auditSummary, inputTimeoutMs, type InputAnswer, type InputRelay } from "../execution/pending-input";
+import type { AuditLog } from "../audit/log";
 import { MAX_BODY_BYTES } from "../http/http";
 import type { Registry } from "../registry/registry";
 import type { Run } from "../runs/types";
@@ -42,6 +47,8 @@ export interface McpStudio {
    * failed; where this process holds their connections, their prompts and resources are re-offered.
    */
   mcp?: Pick<McpView, "settled"> & Partial<upstream.UpstreamView>;
+  /** Where a relayed answer (a server's request for input answered by the MCP client) is audited as `run.input`. */
+  audit?: Pick<AuditLog, "append">;
 }
 
 export interface McpServerDeps {
@@ -173,6 +180,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
     let run: Run;
     try {
       const who = caller.getStore();
+      const relay = relayTo(ctx, server, studio, name, who?.actor ?? actorOf(deps), who?.userId ?? null);
       run = await studio.execute({
         tool: name,
         arguments: request.params.arguments ?? {},
@@ -181,6 +189,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
         ...(who ? { actor: who.actor, actorId: who.userId, tokenId: who.tokenId, role: who.role } : { actor: actorOf(deps) }),
         clientName: clientNameOf(ctx, server),
         signal: ctx.mcpReq.signal,
+        ...(relay ? { relay } : {}),
         onProgress:
           progressToken === undefined
             ? undefined
@@ -200,6 +209,47 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   });
 
   return server;
+}
+
+/**
+ * Relays a configured server's elicitation / sampling requests during a call to the MCP client
+ * that made it, when that client declared the capability: sent on the same call (the SDK's
+ * server-to-client request, 2025-era sessions), its answer checked for shape by the SDK, audited
+ * as `run.input` like a person's answer, and handed back to the server unchanged. The 2026-07-28
+ * era has no server-to-client requests during a call (input_required round trips instead): not
+ * relayed yet, so those clients' servers are refused at once, as for a client without the capability.
+ */
+function relayTo(ctx: ServerContext, server: Server, studio: McpStudio, tool: string, actor: string, userId: string | null): InputRelay | undefined {
+  if (envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined) return undefined;
+  const caps = server.getClientCapabilities();
+  const kinds = { elicitation: caps?.elicitation !== undefined, sampling: caps?.sampling !== undefined };
+  if (!kinds.elicitation && !kinds.sampling) return undefined;
+  return {
+    kinds,
+    async ask(view, params, signal) {
+      // The pending request's own timer ends it; the SDK's request timeout must not come first.
+      const options = { signal, timeout: inputTimeoutMs() + 5_000 };
+      let answer: InputAnswer;
+      let result: Record<string, unknown>;
+      if (view.kind === "elicitation") {
+        const r = await ctx.mcpReq.elicitInput(params as ElicitRequestFormParams | ElicitRequestURLParams, options);
+        answer = r.action === "accept" ? { action: "accept", ...(r.content ? { content: { ...r.content } } : {}) } : { action: r.action };
+        result = { ...r };
+      } else {
+        const r = await ctx.mcpReq.requestSampling(params as CreateMessageRequest["params"], options);
+        answer = { action: "approve", text: samplingText(r.content), model: r.model };
+        result = { ...r };
+      }
+      await studio.audit?.append({ actor, action: "run.input", target: tool, detail: { ...auditSummary(view, answer), relayed: true, userId: userId ?? undefined }, from: null });
+      return { answer, relayed: { kind: view.kind, result } };
+    },
+  };
+}
+
+/** A sampling reply's text, for the audit (its length) and the run's events; other content is described. */
+function samplingText(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.map((b: unknown) => (typeof b === "object" && b !== null && "type" in b ? (b.type === "text" && "text" in b && typeof b.text === "string" ? b.text : `[${String(b.type)}]`) : "")).join("\n");
 }
 
 /** The configured servers' connections, where this process holds them (else no prompts or resources are offered). */

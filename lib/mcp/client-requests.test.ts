@@ -1,6 +1,6 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import type { InputAnswer, InputRequest } from "../execution/pending-input";
+import type { InputAnswer, InputRequest, InputResult } from "../execution/pending-input";
 import type { ToolContext } from "../tools/define";
 import { askElicitation, askSampling, HUMAN_MODEL, isWebUrl, toElicitation, toSampling, USER_REJECTED } from "./client-requests";
 import { serverRunsToolTasks, taskProgress, taskSupportOf } from "./tasks";
@@ -151,3 +151,43 @@ describe("watchedFetch (Streamable HTTP: a broken response stream is reported)",
     expect((await done.body!.getReader().read()).done).toBe(true);
   });
 });
+
+describe("requests relayed to the call's MCP client", () => {
+  const relaying = (relayed: InputResult["relayed"], relayError?: string, asks = { elicitation: true, sampling: true }): ToolContext & { params: unknown[] } => {
+    const params: unknown[] = [];
+    return {
+      ...caller(null),
+      asks,
+      params,
+      requestInput: async (_request, opts) => {
+        params.push(opts.params);
+        return relayed ? { answer: { action: "decline" }, outcome: "answered", relayed } : { answer: null, outcome: "cancelled", ...(relayError ? { relayError } : {}) };
+      },
+    };
+  };
+
+  it("the client's answer goes back to the server as it sent it; the server's params reach the relay", async () => {
+    const elicit = { action: "accept", content: { a: "x", extra: ["y"] }, _meta: { k: 1 } };
+    const target = relaying({ kind: "elicitation", result: elicit });
+    expect(await askElicitation(form, target, "s", signal, { message: "m", requestedSchema: { type: "object" } })).toEqual(elicit);
+    expect(target.params).toEqual([{ message: "m", requestedSchema: { type: "object" } }]);
+    const sampled = { role: "assistant", content: [{ type: "image", data: "AA==", mimeType: "image/png" }], model: "m1", stopReason: "endTurn" };
+    const req = toSampling({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] });
+    expect(await askSampling(req, relaying({ kind: "sampling", result: sampled }), "s", signal, {})).toEqual(sampled);
+  });
+
+  it("a client that failed to answer: sampling refused with -1 and why; kinds the client did not declare are refused at once", async () => {
+    const req = toSampling({ messages: [] });
+    const err = await askSampling(req, relaying(undefined, "boom"), "s", signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).code).toBe(USER_REJECTED);
+    expect((err as ProtocolError).message).toContain("boom");
+    const onlySampling = relaying(undefined, undefined, { elicitation: false, sampling: true });
+    expect(await askElicitation(form, onlySampling, "s", signal)).toEqual({ action: "decline" });
+    expect(onlySampling.params).toEqual([]);
+    const onlyElicitation = relaying(undefined, undefined, { elicitation: true, sampling: false });
+    await expect(askSampling(req, onlyElicitation, "s", signal)).rejects.toBeInstanceOf(ProtocolError);
+    expect(onlyElicitation.params).toEqual([]);
+  });
+});
+

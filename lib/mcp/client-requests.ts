@@ -94,9 +94,11 @@ function elicitContent(content: Record<string, unknown>): Record<string, ElicitV
  * content), decline or cancel; cancel when nobody answered in time or the run ended; decline
  * when the request cannot be shown or has nobody to ask (`request`/`target` a string: why).
  */
-export async function askElicitation(request: InputRequest | string, target: ToolContext | string, server: string, signal: AbortSignal): Promise<ElicitAnswer> {
-  if (typeof request === "string" || typeof target === "string" || !target.requestInput) return { action: "decline" };
-  const { answer } = await target.requestInput(request, { server, signal });
+export async function askElicitation(request: InputRequest | string, target: ToolContext | string, server: string, signal: AbortSignal, params?: Record<string, unknown>): Promise<ElicitAnswer> {
+  if (typeof request === "string" || typeof target === "string" || !target.requestInput || target.asks?.elicitation === false) return { action: "decline" };
+  const { answer, relayed } = await target.requestInput(request, { server, signal, params });
+  // Relayed to the call's MCP client: its answer goes back as it sent it (the SDK checked its shape).
+  if (relayed?.kind === "elicitation") return relayed.result as ElicitAnswer;
   if (!answer) return { action: "cancel" };
   if (answer.action === "accept") return answer.content ? { action: "accept", content: elicitContent(answer.content) } : { action: "accept" };
   return { action: answer.action === "decline" ? "decline" : "cancel" };
@@ -107,12 +109,14 @@ export async function askElicitation(request: InputRequest | string, target: Too
  * `sampling/createMessage`; no model is called. A rejected, unanswered or unanswerable request
  * is a JSON-RPC error (code -1, as the spec has it for a rejection).
  */
-export async function askSampling(request: InputRequest | string, target: ToolContext | string, server: string, signal: AbortSignal): Promise<SamplingAnswer> {
+export async function askSampling(request: InputRequest | string, target: ToolContext | string, server: string, signal: AbortSignal, params?: Record<string, unknown>): Promise<SamplingAnswer> {
   const refuse = (why: string) => new ProtocolError(USER_REJECTED, `The studio cannot answer this sampling request: ${why}.`);
   if (typeof request === "string") throw refuse(request);
   if (typeof target === "string") throw refuse(target);
-  if (!target.requestInput) throw refuse("this call has no person to ask");
-  const { answer, outcome } = await target.requestInput(request, { server, signal });
+  if (!target.requestInput || target.asks?.sampling === false) throw refuse("this call has no person to ask");
+  const { answer, outcome, relayed, relayError } = await target.requestInput(request, { server, signal, params });
+  if (relayed?.kind === "sampling") return relayed.result as SamplingAnswer;
+  if (relayError !== undefined) throw new ProtocolError(USER_REJECTED, `Sampling request not answered: the MCP client that made the call refused it (${relayError}).`);
   if (answer?.action === "approve") {
     return { role: "assistant", content: { type: "text", text: answer.text }, model: answer.model ?? HUMAN_MODEL, stopReason: "endTurn" };
   }

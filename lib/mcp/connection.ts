@@ -428,8 +428,8 @@ export class McpConnection {
    * the call they arrived for; roots are the server's configured `roots`.
    */
   private handleServerRequests(c: Client): void {
-    c.setRequestHandler("elicitation/create", (request, hctx) => askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal));
-    c.setRequestHandler("sampling/createMessage", (request, hctx) => askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal));
+    c.setRequestHandler("elicitation/create", (request, hctx) => askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
+    c.setRequestHandler("sampling/createMessage", (request, hctx) => askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
     c.setRequestHandler("roots/list", () => ({ roots: (this.config.roots ?? []).map((r) => (r.name ? { uri: r.uri, name: r.name } : { uri: r.uri })) }));
   }
 

@@ -3,7 +3,7 @@ import type { JsonSchema, ToolAnnotations, ToolIcon, ToolSpec } from "./spec";
 import type { ToolOutput } from "./output";
 import type { RuntimeConfig } from "../config/schema";
 import type { DomainResolver } from "../domains/types";
-import type { InputAnswer, InputOutcome, InputRequest } from "../execution/pending-input";
+import type { InputRequest, InputResult } from "../execution/pending-input";
 
 export interface ProgressUpdate {
   progress: number;
@@ -26,8 +26,12 @@ export interface ToolContext {
    * Asks the run's caller for input on behalf of a server (MCP elicitation, sampling) and waits
    * for the answer; the run's timeout is paused meanwhile. Resolves with null as the answer when
    * nobody answered in time or the run ended first. Absent where no one could answer.
+   * `params`: the server's request as it came; when the call's MCP client answers it (relayed,
+   * see `asks`), the result carries that client's answer as `relayed`, to hand back unchanged.
    */
-  requestInput?(request: InputRequest, opts: { server: string; signal?: AbortSignal }): Promise<{ answer: InputAnswer | null; outcome: InputOutcome }>;
+  requestInput?(request: InputRequest, opts: { server: string; signal?: AbortSignal; params?: Record<string, unknown> }): Promise<InputResult>;
+  /** Which kinds of request `requestInput` takes (a relaying MCP client declared only some); all when absent. */
+  asks?: { elicitation: boolean; sampling: boolean };
 }
 
 /** A tool the registry can call: its spec and how to invoke it. */

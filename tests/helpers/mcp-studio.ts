@@ -1,3 +1,4 @@
+import { AuditLog } from "@/lib/audit/log";
 import { createBuiltinSource } from "@/lib/builtin-tools";
 import { RuntimeConfigSchema } from "@/lib/config/schema";
 import { DomainService } from "@/lib/domains/service";
@@ -10,7 +11,8 @@ import type { TestDatabase } from "./db";
 
 /**
  * What /api/mcp serves, built the way lib/studio/studio.ts boot() builds it: the built-in tools,
- * then `sources` (e.g. an McpManager's), a run store on the test's database and executeTool.
+ * then `sources` (e.g. an McpManager's), a run store on the test's database and executeTool,
+ * an audit log (relayed answers to servers' requests for input are audited there).
  */
 export function buildMcpStudio(db: TestDatabase, opts: { sources?: ToolSourceProvider[]; mcp?: McpStudio["mcp"] } = {}): { studio: McpStudio; registry: Registry; runs: RunStore } {
   const outbox = new OutboxStore(db.prisma);
@@ -25,6 +27,7 @@ export function buildMcpStudio(db: TestDatabase, opts: { sources?: ToolSourcePro
     registry,
     execute: (req: ExecuteRequest) => executeTool({ registry, runs, domains, ...(mcp ? { sourcesSettled: () => mcp.settled() } : {}) }, req),
     ...(mcp ? { mcp } : {}),
+    audit: new AuditLog(db.prisma),
   };
   return { studio, registry, runs };
 }
