@@ -28,6 +28,7 @@ export const ROUTES: readonly RouteAccess[] = [
   page("/runs/compare", "viewer"),
   page("/triggers", "viewer"),
   page("/servers", "viewer"),
+  page("/servers/[name]", "viewer"),
   page("/outbox", "viewer"),
   page("/audit", "viewer"),
   page("/settings", "viewer"),
