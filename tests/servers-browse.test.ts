@@ -6,7 +6,7 @@ import { McpManager } from "@/lib/mcp/source";
 import { getServerPrompt, listServerPrompts, listServerResources, liveConnection, toPromptMessages } from "@/lib/servers/browse";
 import { readServerResource } from "@/lib/servers/resources";
 import { httpFailure } from "@/tests/helpers/http-error";
-import { EXAMPLE_SERVER } from "@/tests/helpers/mcp";
+import { EXAMPLE_SERVER, everythingServerPath } from "@/tests/helpers/mcp";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
 let db: TestDatabase;
@@ -24,7 +24,9 @@ beforeAll(async () => {
     { name: "plain", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: true },
     { name: "broken", transport: "stdio", command: process.execPath, args: ["-e", "process.exit(3)"], env: {}, enabled: true },
     { name: "off", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: false },
+    { name: "everything", transport: "stdio", command: process.execPath, args: [everythingServerPath(), "stdio"], env: {}, enabled: true },
   ]);
+  await mcp.connection("everything")!.waitFor((s) => s.state === "connected", 30_000);
   await mcp.connection("conf")!.waitFor((s) => s.state === "connected", 20_000);
   await mcp.connection("plain")!.waitFor((s) => s.state === "connected", 20_000);
   await mcp.connection("broken")!.waitFor((s) => s.state === "failed", 20_000);
@@ -110,5 +112,24 @@ describe("reading through a template", () => {
     expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({ id: "42", templateTest: true });
     const [entry] = (await audit.list({ action: "resource.read", limit: 1 })).entries;
     expect(entry).toMatchObject({ target: "conf test://template/42/data", detail: { outcome: "read" } });
+  });
+});
+
+describe("server-everything (SDK v1, protocol 2025-11-25)", () => {
+  it("lists its resources, templates and prompts with optional arguments", async () => {
+    const r = await listServerResources(mcp, "everything");
+    expect(r.resources.length).toBeGreaterThanOrEqual(5);
+    expect(r.templates.map((t) => t.uriTemplate)).toEqual(["demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"]);
+    const { prompts } = await listServerPrompts(mcp, "everything");
+    expect(prompts.find((p) => p.name === "args-prompt")).toMatchObject({ title: "Arguments Prompt", arguments: [{ name: "city", required: true }, { name: "state" }] });
+  });
+
+  it("reads a template's blob and gets prompts without their optional arguments and with an embedded resource", async () => {
+    const { contents } = await readServerResource({ mcp, audit }, "everything", "demo://resource/dynamic/blob/3", who);
+    expect(contents[0]).toMatchObject({ uri: "demo://resource/dynamic/blob/3", blob: expect.any(String) });
+    const city = await getServerPrompt({ mcp, audit }, "everything", "args-prompt", { city: "Lyon" }, who);
+    expect(JSON.stringify(city.messages)).toContain("Lyon");
+    const res = await getServerPrompt({ mcp, audit }, "everything", "resource-prompt", { resourceType: "Text", resourceId: "2" }, who);
+    expect(res.messages.some((m) => m.content.type === "resource")).toBe(true);
   });
 });
