@@ -2,6 +2,7 @@
 // conformance fixtures) started by the test, a real audit chain on PostgreSQL. No mocks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog } from "@/lib/audit";
+import { McpDirectory } from "@/lib/mcp/directory";
 import { McpManager } from "@/lib/mcp/source";
 import { getServerPrompt, listServerPrompts, listServerResources, liveConnection, toPromptMessages } from "@/lib/servers/browse";
 import { readServerResource } from "@/lib/servers/resources";
@@ -56,6 +57,11 @@ describe("listServerResources", () => {
     expect(await failure(listServerResources(mcp, "broken"))).toMatchObject({ status: 503, kind: "unavailable", message: expect.stringContaining('MCP server "broken" is failed: ') });
     expect(await failure(listServerResources(mcp, "off"))).toMatchObject({ status: 503, message: expect.stringContaining("disabled") });
     expect(await failure(() => liveConnection(mcp, "broken"))).toMatchObject({ status: 503 });
+  });
+
+  it("answers 409 on an instance that leaves connections to the workers", async () => {
+    const directory = new McpDirectory(db.prisma, { servers: () => [{ name: "conf", transport: "stdio", command: "node", args: [], env: {}, enabled: true }], notifier: null });
+    expect(await failure(listServerPrompts(directory, "conf"))).toMatchObject({ status: 409, message: expect.stringContaining("leaves MCP connections to the workers") });
   });
 });
 

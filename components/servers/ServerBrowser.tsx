@@ -55,6 +55,7 @@ function useList<T>(url: string | null, pick: (body: Record<string, unknown>) =>
 const pickResources = (b: Record<string, unknown>) => ({
   resources: Array.isArray(b.resources) ? (b.resources as BrowseResource[]) : [],
   templates: Array.isArray(b.templates) ? (b.templates as BrowseTemplate[]) : [],
+  templatesError: typeof b.templatesError === "string" ? b.templatesError : null,
 });
 const pickPrompts = (b: Record<string, unknown>) => (Array.isArray(b.prompts) ? (b.prompts as BrowsePrompt[]) : []);
 
@@ -269,6 +270,11 @@ export function ServerBrowser({ server, hasResources, hasPrompts, access }: { se
               <p className="text-muted-foreground">No resources listed.</p>
             ))}
         </Card>
+        {resources.state === "loaded" && resources.value.templatesError && (
+          <Card title="Resource templates">
+            <Failed message={resources.value.templatesError} />
+          </Card>
+        )}
         {resources.state === "loaded" && resources.value.templates.length > 0 && (
           <Card title="Resource templates">
             <ul className="space-y-2" aria-label="Resource templates">

@@ -125,15 +125,18 @@ export async function listServerResources(view: BrowseView, server: string) {
   const connection = liveConnection(view, server);
   if (!declares(connection, "resources")) throw new HttpError(404, "not_found", `MCP server "${server}" offers no resources (it did not declare the resources capability).`);
   const resources = await list(connection, server, "resources/list", "resources", toResource);
-  // Templates are optional: a server without resources/templates/list has none.
+  // Templates are optional: a server without resources/templates/list has none; a failed list
+  // leaves the resources shown and says why the templates are not.
+  let templatesError: string | undefined;
   const templates = await list(connection, server, "resources/templates/list", "resourceTemplates", toTemplate).catch((err: unknown) => {
-    if (err instanceof HttpError && err.status === 502 && /method not found/i.test(err.message)) return { items: [], truncated: false, dropped: 0 };
-    throw err;
+    templatesError = err instanceof HttpError && err.status === 502 && /method not found/i.test(err.message) ? undefined : upstreamError(err, server).message;
+    return { items: [], truncated: false, dropped: 0 };
   });
   return {
     server,
     resources: resources.items,
     templates: templates.items,
+    ...(templatesError ? { templatesError } : {}),
     truncated: resources.truncated || templates.truncated,
     dropped: resources.dropped + templates.dropped,
   };
