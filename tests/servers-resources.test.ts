@@ -2,12 +2,12 @@
 // the test, a real audit chain on PostgreSQL. No mocks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog } from "@/lib/audit";
-import { HttpError } from "@/lib/http/http";
 import { toResourceContents, MAX_RESOURCE_CHARS } from "@/lib/mcp/mapping";
 import { McpDirectory } from "@/lib/mcp/directory";
 import { McpManager } from "@/lib/mcp/source";
 import { readServerResource } from "@/lib/servers/resources";
 import { ToolError } from "@/lib/tools/errors";
+import { httpFailure } from "@/tests/helpers/http-error";
 import { EXAMPLE_SERVER } from "@/tests/helpers/mcp";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
@@ -16,15 +16,7 @@ let audit: AuditLog;
 const mcp = new McpManager();
 const who = { actor: "ana@example.com", userId: "u-ana", from: "local" };
 
-async function failure(p: Promise<unknown>): Promise<HttpError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof HttpError) return err;
-    throw err;
-  }
-  throw new Error("expected a refusal");
-}
+const failure = httpFailure;
 
 beforeAll(async () => {
   db = await createTestDatabase();

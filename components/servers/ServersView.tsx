@@ -186,6 +186,7 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
                   {s.protocolVersion && <Badge title="negotiated protocol version">{s.protocolVersion}</Badge>}
                   {s.serverInfo && <span className="text-muted-foreground">{s.serverInfo.name} {s.serverInfo.version}</span>}
                   <Link href={`/?source=${encodeURIComponent(`mcp:${s.name}`)}`} className="text-primary hover:underline">{s.toolCount} tool{s.toolCount === 1 ? "" : "s"}</Link>
+                  <Link href={`/servers/${encodeURIComponent(s.name)}`} className="text-primary hover:underline" aria-label={`Browse resources and prompts of ${s.name}`}>resources and prompts</Link>
                   {s.failures > 0 && s.nextRetryAt && <span className="text-muted-foreground">retry #{s.failures} at {new Date(s.nextRetryAt).toLocaleTimeString()}</span>}
                   <button
                     type="button"

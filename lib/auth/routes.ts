@@ -28,6 +28,7 @@ export const ROUTES: readonly RouteAccess[] = [
   page("/runs/compare", "viewer"),
   page("/triggers", "viewer"),
   page("/servers", "viewer"),
+  page("/servers/[name]", "viewer"),
   page("/outbox", "viewer"),
   page("/audit", "viewer"),
   page("/settings", "viewer"),
@@ -73,6 +74,11 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/servers/[name]", { PATCH: "admin", DELETE: "admin" }),
   // Reading contacts the server on the caller's behalf, like a run: runner, and audited.
   api("/api/servers/[name]/resources/read", { POST: "runner" }),
+  // Getting a prompt sends its arguments to the server on the caller's behalf: runner, and audited.
+  // The lists (names, descriptions, argument names) are what a viewer sees of tools too.
+  api("/api/servers/[name]/resources", { GET: "viewer" }),
+  api("/api/servers/[name]/prompts", { GET: "viewer" }),
+  api("/api/servers/[name]/prompts/get", { POST: "runner" }),
   api("/api/config", { GET: "viewer", PUT: "admin" }),
   api("/api/config/events", { GET: "viewer" }),
   api("/api/audit", { GET: "viewer" }),

@@ -42,8 +42,8 @@ function relay(err: unknown, server: string): Error {
 
 const MAX_PAGES = 100;
 
-/** Every page of an upstream list (`prompts/list`, `resources/list`, `resources/templates/list`). */
-async function listAll(u: Upstream, method: string, key: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+/** Every page of an upstream list (`prompts/list`, `resources/list`, `resources/templates/list`); at most 100 pages. */
+export async function listAll(u: Pick<Upstream, "name" | "connection">, method: string, key: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < MAX_PAGES; i++) {
