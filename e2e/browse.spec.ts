@@ -43,6 +43,9 @@ test("a server's resources, templates and prompts: read, expand, get, audited", 
   await prompt.getByLabel("test_prompt_with_arguments: arg2").fill("<b>red</b>");
   await get.click();
   await expect(page.getByTestId("prompt-message")).toContainText("Prompt with arguments: arg1='paris', arg2='<b>red</b>'");
+  // The answer is in view where the button was pressed, far down the list of prompts.
+  await expect(page.getByTestId("prompt-message")).toBeInViewport();
+  await page.screenshot({ path: "e2e/.artifacts/screens/browse-prompt-viewport.png" });
   await page.screenshot({ path: "e2e/.artifacts/screens/browse-prompt.png", fullPage: true });
 
   // A prompt that returns an image and text.

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { BookOpen, Loader2, MessageSquare } from "lucide-react";
 import type { BrowsePrompt, BrowseResource, BrowseTemplate, PromptMessage } from "@/lib/servers/browse";
 import { expandTemplate, templateVariables } from "@/lib/servers/uri-template";
@@ -221,10 +221,16 @@ export function ServerBrowser({ server, hasResources, hasPrompts, access }: { se
   const resources = useList(hasResources ? `${base}/resources` : null, pickResources);
   const prompts = useList(hasPrompts ? `${base}/prompts` : null, pickPrompts);
   const [read, setRead] = useState<ReadResult | null>(null);
+  // The results column: beside the lists on a wide screen (kept in view there), below them on a
+  // narrow one, where a read or get scrolls its result into view (the button may be far above it).
+  const readRef = useRef<HTMLDivElement>(null);
+  const promptRef = useRef<HTMLDivElement>(null);
+  const reveal = (el: HTMLDivElement | null) => requestAnimationFrame(() => el?.scrollIntoView({ block: "nearest" }));
   const [prompt, setPrompt] = useState<PromptResult | null>(null);
 
   const doRead = (uri: string) => {
     setRead({ uri, state: "reading" });
+    reveal(readRef.current);
     post(`${base}/resources/read`, { uri })
       .then((r) =>
         setRead(r.ok ? { uri, state: "read", contents: Array.isArray(r.body.contents) ? (r.body.contents as ResourceContents[]) : [] } : { uri, state: "failed", message: r.message }),
@@ -233,6 +239,7 @@ export function ServerBrowser({ server, hasResources, hasPrompts, access }: { se
   };
   const doGet = (name: string, args: Record<string, string>) => {
     setPrompt({ name, state: "getting" });
+    reveal(promptRef.current);
     post(`${base}/prompts/get`, { name, arguments: args })
       .then((r) =>
         setPrompt(
@@ -300,13 +307,17 @@ export function ServerBrowser({ server, hasResources, hasPrompts, access }: { se
             ))}
         </Card>
       </div>
-      <div className="space-y-4">
-        <Card title="Resource contents">
-          <ReadView read={read} />
-        </Card>
-        <Card title="Prompt messages">
-          <PromptView result={prompt} server={server} access={access} />
-        </Card>
+      <div className="space-y-4 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto">
+        <div ref={readRef} className="scroll-mt-16">
+          <Card title="Resource contents">
+            <ReadView read={read} />
+          </Card>
+        </div>
+        <div ref={promptRef} className="scroll-mt-16">
+          <Card title="Prompt messages">
+            <PromptView result={prompt} server={server} access={access} />
+          </Card>
+        </div>
       </div>
     </div>
   );
