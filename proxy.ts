@@ -85,4 +85,6 @@ function refuse(status: number, kind: string, message: string, api: boolean) {
 // 18% of a bare route's throughput (issue 12). That route's handler passes the same door itself
 // (lib/studio/guarded.ts: the URL checks, Host, cross-site writes, who and which role) and
 // refuses its other methods as this proxy would (otherMethods). The matcher must be a literal.
+// In production scripts/server.mjs hands the same paths (and GET /api/tools, also `guarded`) to
+// their handlers before Next's router: keep its RUN_PATH in step with this matcher.
 export const config = { matcher: ["/((?!_next/static|_next/image|icon\\.svg|schemas/|favicon\\.ico|api/tools/[A-Za-z0-9_.-]+/run$).*)"] };

@@ -62,6 +62,7 @@ if (args.has("--no-build") && !existsSync(path.join(root, ".next", "BUILD_ID")))
 run(bin("tsx"), ["--conditions=react-server", "scripts/migrate.ts"]);
 const where = process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${process.env.STUDIO_DATA_DIR || "./data/pglite"}`;
 console.log(`Tool Studio on http://${host === "0.0.0.0" ? "localhost" : host}:${port} — database: ${where}`);
-const child = spawn(bin("next"), ["start", "--hostname", host, "--port", port], { cwd: root, stdio: "inherit", env });
+// scripts/server.mjs: Next with the hot routes handed to their handlers directly (see there).
+const child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], { cwd: root, stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

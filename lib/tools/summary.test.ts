@@ -37,4 +37,11 @@ describe("toolSummary", () => {
     const s = toolSummary({ name: "t", inputSchema: { type: "object" }, source: spec.source });
     expect(s).toEqual({ name: "t", source: { id: "mcp:srv" }, params: 0, outputSchema: false });
   });
+
+  it("is made once per spec object: a changed tool is a new spec, and gets its own", () => {
+    expect(toolSummary(spec)).toBe(toolSummary(spec));
+    const changed = { ...spec, description: "Changed." };
+    expect(toolSummary(changed)).not.toBe(toolSummary(spec));
+    expect(toolSummary(changed).description).toBe("Changed.");
+  });
 });

@@ -16,7 +16,17 @@ export interface ToolSummary extends Pick<ToolSpec, "name" | "title" | "annotati
 /** Longer descriptions are cut here, for the list only (the tool page shows them whole). */
 export const SUMMARY_DESCRIPTION_CHARS = 1000;
 
+// A spec is never changed once listed (a changed tool is a new object): its summary is made once,
+// not on every render of a list of thousands.
+const made = new WeakMap<ToolSpec, ToolSummary>();
+
 export function toolSummary(spec: ToolSpec): ToolSummary {
+  let s = made.get(spec);
+  if (!s) made.set(spec, (s = summarize(spec)));
+  return s;
+}
+
+function summarize(spec: ToolSpec): ToolSummary {
   const p = spec.inputSchema.properties;
   const s: ToolSummary = {
     name: spec.name,

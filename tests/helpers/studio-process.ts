@@ -1,4 +1,4 @@
-// A real studio server (the production build, `next start`) in its own process group, for tests
+// A real studio server (the production build, served by scripts/server.mjs as `npm start` does) in its own process group, for tests
 // and benchmarks that must load it, kill it or stop its database under it. Needs an existing
 // build (.next/BUILD_ID): Playwright's webServer and the benches make one first.
 // Plain Node and pg only, no lib/ imports, so Playwright specs can use it as well as vitest and tsx.
@@ -107,7 +107,7 @@ export async function startStudioProcess(opts: StudioProcessOptions = {}): Promi
     for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) lines.push(line);
     if (lines.length > 400) lines.splice(0, lines.length - 400);
   };
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "--hostname", "127.0.0.1", "--port", String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
     cwd: root,
     detached: true, // its own process group: kill() takes the whole tree
     stdio: ["ignore", "pipe", "pipe"],

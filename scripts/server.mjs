@@ -1,0 +1,151 @@
+// The production server (`npm run studio` / `npm start` run it through scripts/studio.mjs): Next's
+// own request handler on a plain node:http server, except for two hot routes that are handed to
+// their route handlers directly (issue 12: Next's router costs each request more than a whole
+// captured run's own work).
+//
+//   POST /api/tools/{name}/run  every run, for tool names of plain characters: the paths proxy.ts
+//                               already skips (UNPROXIED_API there), so nothing else runs for them
+//                               in Next either;
+//   GET  /api/tools             the whole list, which with a big registry is megabytes: its gzip is
+//                               kept per ETag instead of compressed again on every request.
+//
+// Both handlers are `guarded` (lib/studio/guarded.ts): the same door (URL checks, Host, cross-site
+// writes, who and which role) runs inside them whichever way the request arrives. They are loaded
+// from Next's own build (.next/server), through the same module runtime Next uses, so there is one
+// studio, one registry and one set of runs in flight per process. Everything else, and every other
+// method on those paths, goes to Next unchanged; `next dev` serves all of it through Next.
+/* global Headers, Request, AbortController -- Node 20 has them; the lint config knows only node:* globals in .mjs scripts */
+import http from "node:http";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createRequire } from "node:module";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const require = createRequire(path.join(root, "package.json"));
+const hostname = process.env.STUDIO_HOST || "127.0.0.1";
+const port = Number(process.env.PORT || 3000);
+const gzip = promisify(zlib.gzip);
+
+const next = require("next");
+const app = next({ dev: false, dir: root, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+/** A route handler from the build, as Next itself loads it. */
+async function routeHandler(route, method) {
+  const mod = require(path.join(root, ".next", "server", "app", ...route.split("/"), "route.js"));
+  await mod.routeModule.ensureUserland();
+  const fn = mod.routeModule.userland[method];
+  if (typeof fn !== "function") throw new Error(`the build has no ${method} handler for /${route}`);
+  return fn;
+}
+const runTool = await routeHandler("api/tools/[name]/run", "POST");
+const listTools = await routeHandler("api/tools", "GET");
+
+// The headers next.config.mjs sets on every path are set here too. A rule for other paths would be
+// skipped by the fast path without a word, so it stops the start instead.
+const { default: nextConfig } = await import(path.join(root, "next.config.mjs"));
+const configHeaders = [];
+for (const rule of (await nextConfig.headers?.()) ?? []) {
+  if (rule.source !== "/:path*" || rule.has || rule.missing) throw new Error(`scripts/server.mjs applies only header rules for "/:path*"; add support for ${JSON.stringify(rule.source)} here`);
+  configHeaders.push(...rule.headers.map((h) => [h.key.toLowerCase(), h.value]));
+}
+
+// The same as proxy.ts's matcher leaves out: names of plain characters only.
+const RUN_PATH = /^\/api\/tools\/([A-Za-z0-9_.-]+)\/run(?:\?|$)/;
+const LIST_PATH = /^\/api\/tools(?:\?|$)/;
+
+/** The request as the route handler sees it under Next: its URL from the Host header, its body streamed, aborted when the client goes away. */
+function webRequest(req, res) {
+  let url;
+  try {
+    url = new URL(req.url, `http://${req.headers.host || `${hostname}:${port}`}`);
+  } catch {
+    return null;
+  }
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const aborted = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(url, { method: req.method, headers, signal: aborted.signal, ...(hasBody ? { body: Readable.toWeb(req), duplex: "half" } : {}) });
+}
+
+/** Large enough to be worth compressing (the threshold Next's compression uses is 1 KiB). */
+const COMPRESS_FROM = 1024;
+/** gzip of cacheable bodies by path and ETag: the last few lists (one per registry change). */
+const gzipped = new Map();
+
+function acceptsGzip(req) {
+  return /\bgzip\b/i.test(req.headers["accept-encoding"] ?? "");
+}
+
+async function send(req, res, response, { cacheKey } = {}) {
+  const headers = {};
+  for (const [k, v] of configHeaders) headers[k] = v;
+  response.headers.forEach((v, k) => {
+    if (k !== "set-cookie") headers[k] = v;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  const body = response.body;
+  // A stream (the ndjson of a run) is passed on as it comes, never held back to be compressed.
+  if (!body || (headers["content-type"] ?? "").includes("ndjson")) {
+    res.writeHead(response.status, headers);
+    if (!body) return void res.end();
+    return pipeline(Readable.fromWeb(body), res);
+  }
+  let bytes = Buffer.from(await response.arrayBuffer());
+  if (bytes.length >= COMPRESS_FROM && acceptsGzip(req) && !headers["content-encoding"]) {
+    const etag = headers.etag;
+    const key = cacheKey && etag ? `${cacheKey} ${etag}` : null;
+    let zipped = key ? gzipped.get(key) : undefined;
+    if (!zipped) {
+      zipped = await gzip(bytes);
+      if (key) {
+        gzipped.set(key, zipped);
+        if (gzipped.size > 4) gzipped.delete(gzipped.keys().next().value);
+      }
+    }
+    bytes = zipped;
+    headers["content-encoding"] = "gzip";
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
+  }
+  headers["content-length"] = String(bytes.length);
+  res.writeHead(response.status, headers);
+  res.end(req.method === "HEAD" ? undefined : bytes);
+}
+
+async function direct(req, res, fn, params, opts) {
+  const request = webRequest(req, res);
+  if (!request) return void handle(req, res); // a Host Next can make sense of, or refuse, in its own words
+  const response = await fn(request, { params: Promise.resolve(params) });
+  await send(req, res, response, opts);
+}
+
+function fail(res, err) {
+  console.error("[tool-studio] server: a request failed outside its handler", err);
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(500, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(JSON.stringify({ error: { kind: "internal", message: "The request failed." } }));
+}
+
+const server = http.createServer((req, res) => {
+  const url = req.url ?? "/";
+  let run;
+  let work;
+  if (req.method === "POST" && (run = RUN_PATH.exec(url))) work = direct(req, res, runTool, { name: run[1] });
+  else if (req.method === "GET" && LIST_PATH.test(url)) work = direct(req, res, listTools, {}, { cacheKey: "/api/tools" });
+  else work = handle(req, res);
+  Promise.resolve(work).catch((err) => fail(res, err));
+});
+server.listen(port, hostname, () => console.log(`[tool-studio] listening on http://${hostname}:${port}`));
+// As `next start` ends: at once, with the signal's exit code (runs in flight end `interrupted`, see lib/runs/leases.ts).
+process.title = "tool-studio-server";
+process.once("SIGINT", () => process.exit(130));
+process.once("SIGTERM", () => process.exit(143));
