@@ -346,6 +346,10 @@ describe("McpManager with the example server", () => {
     expect(r3.unchanged).toEqual(["one"]);
     expect(r3.stopped).toEqual(["two"]);
     expect(manager.states().map((s) => s.name)).toEqual(["one"]);
+    // The source answers the same array while nothing changed (the registry then skips its merge), a new one after.
+    const listed = await manager.source().list();
+    expect(await manager.source().list()).toBe(listed);
+    expect(listed.every((t) => t.spec.name.startsWith("one__"))).toBe(true);
     await eventually(() => {
       try {
         process.kill(twoPid, 0);

@@ -147,8 +147,20 @@ export class McpManager implements McpView {
 
   /** All tools of all servers (namespaced; marked `unavailable` for servers that are down). */
   tools(): RegisteredTool[] {
-    return this.states().flatMap((s) => this.entries.get(s.name)?.connection?.tools() ?? []);
+    // Every registry lookup (several per run) asks for this: the same array comes back until a
+    // server's list changes, so the registry sees an unchanged source at once (no statuses built).
+    const parts: RegisteredTool[][] = [];
+    for (const origin of ["config", "runtime"] as const) {
+      for (const e of this.entries.values()) if (e.origin === origin && e.connection) parts.push(e.connection.tools());
+    }
+    const memo = this.toolsMemo;
+    if (memo && memo.parts.length === parts.length && memo.parts.every((p, i) => p === parts[i])) return memo.all;
+    const all = parts.flat();
+    this.toolsMemo = { parts, all };
+    return all;
   }
+
+  private toolsMemo: { parts: RegisteredTool[][]; all: RegisteredTool[] } | undefined;
 
   /** Each server as the workers publish it (lib/mcp/publish.ts): its entry's hash, status and tools. */
   published(): { name: string; configHash: string; state: McpServerState; tools: ToolSpec[] }[] {
