@@ -76,8 +76,11 @@ function webRequest(req, res) {
   return new Request(url, { method: req.method, headers, signal: aborted.signal, ...(hasBody ? { body: Readable.toWeb(req), duplex: "half" } : {}) });
 }
 
-/** Large enough to be worth compressing (the threshold Next's compression uses is 1 KiB). */
-const COMPRESS_FROM = 1024;
+/**
+ * Large enough to be worth compressing. Next compresses from 1 KiB; a run's answer is mostly a
+ * few KiB, where gzip saves nothing a person would notice and costs every run the time to do it.
+ */
+const COMPRESS_FROM = 8 * 1024;
 /** gzip of cacheable bodies by path and ETag: the last few lists (one per registry change). */
 const gzipped = new Map();
 
@@ -98,7 +101,10 @@ async function send(req, res, response, { cacheKey } = {}) {
   if (!body || (headers["content-type"] ?? "").includes("ndjson")) {
     res.writeHead(response.status, headers);
     if (!body) return void res.end();
-    return pipeline(Readable.fromWeb(body), res);
+    // A client that goes away mid-stream is no failure: its run was cancelled through the request's signal.
+    return pipeline(Readable.fromWeb(body), res).catch((err) => {
+      if (err?.code !== "ERR_STREAM_PREMATURE_CLOSE") throw err;
+    });
   }
   let bytes = Buffer.from(await response.arrayBuffer());
   if (bytes.length >= COMPRESS_FROM && acceptsGzip(req) && !headers["content-encoding"]) {
@@ -118,7 +124,7 @@ async function send(req, res, response, { cacheKey } = {}) {
   }
   headers["content-length"] = String(bytes.length);
   res.writeHead(response.status, headers);
-  res.end(req.method === "HEAD" ? undefined : bytes);
+  res.end(bytes);
 }
 
 async function direct(req, res, fn, params, opts) {
