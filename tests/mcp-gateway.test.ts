@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type Tool } from "@modelcontextprotocol/client";
+import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport, type ClientCapabilities, type Tool } from "@modelcontextprotocol/client";
 import { toToolOutput } from "@/lib/mcp/mapping";
 import { META } from "@/lib/mcp-server/mapping";
 import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
@@ -104,6 +104,21 @@ function waitFor<T>(what: string, get: () => T | undefined, ms = 5_000): Promise
     };
     tick();
   });
+}
+
+/**
+ * The repo's example server with the conformance suite's fixtures as configured server "ex"
+ * (`namespaced`: its tools as `ex__<tool>`, else under their own names), connected before the
+ * enclosing describe block's tests and closed after them.
+ */
+function exampleServer(namespaced: boolean): McpManager {
+  const manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+  beforeAll(async () => {
+    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: namespaced }]);
+    await manager.settled(15_000);
+  }, 30_000);
+  afterAll(() => manager.close());
+  return manager;
 }
 
 describe("tools.listChanged", () => {
@@ -377,13 +392,7 @@ describe("resumable streams (2025-era sessions)", () => {
 });
 
 describe("prompts and resources of the configured servers", () => {
-  let manager: McpManager;
-  beforeAll(async () => {
-    manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
-    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true }]);
-    await manager.settled(15_000);
-  }, 30_000);
-  afterAll(() => manager?.close());
+  const manager = exampleServer(true);
 
   for (const era of ["modern", "legacy"] as const) {
     it(`are re-offered to a ${era === "modern" ? "2026-07-28" : "2025-era"} client: prompts named like tools, resources by their URI, completions routed`, async () => {
@@ -429,14 +438,67 @@ describe("prompts and resources of the configured servers", () => {
   });
 });
 
+describe("a configured server's log messages and progress during a call, forwarded to the /api/mcp client", () => {
+  const manager = exampleServer(false);
+
+  /** Calls the fixture that logs three info messages; the messages the client got. */
+  async function logsOf(client: Client, meta?: Record<string, unknown>): Promise<{ level: string; logger?: string; data: unknown }[]> {
+    const got: { level: string; logger?: string; data: unknown }[] = [];
+    client.setNotificationHandler("notifications/message", (n) => void got.push(n.params));
+    const res = await client.callTool({ name: "test_tool_with_logging", arguments: {}, ...(meta ? { _meta: meta } : {}) });
+    expect(JSON.stringify(res.content)).toContain("Tool with logging executed successfully");
+    await new Promise((r) => setTimeout(r, 100));
+    return got;
+  }
+
+  const MESSAGES = ["Tool execution started", "Tool processing data", "Tool execution completed"];
+
+  it("2025-era session: forwarded as notifications/message, respecting logging/setLevel", async () => {
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, "legacy");
+    try {
+      expect(client.getServerCapabilities()?.logging).toEqual({});
+      await client.setLoggingLevel("debug");
+      const all = await logsOf(client);
+      expect(all.map((m) => m.data)).toEqual(MESSAGES);
+      expect(all.every((m) => m.level === "info" && m.logger === "example")).toBe(true);
+      await client.setLoggingLevel("warning");
+      expect(await logsOf(client)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("2026-07-28 client: forwarded from the level its request names (io.modelcontextprotocol/logLevel), none without one", async () => {
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, "modern");
+    try {
+      expect((await logsOf(client, { [LOG_LEVEL_META_KEY]: "info" })).map((m) => m.data)).toEqual(MESSAGES);
+      expect(await logsOf(client, { [LOG_LEVEL_META_KEY]: "error" })).toEqual([]);
+      expect(await logsOf(client)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  for (const era of ["modern", "legacy"] as const) {
+    it(`progress of the server reaches a ${era === "modern" ? "2026-07-28" : "2025-era"} client that asked for it`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const client = await connect(studio, era);
+      try {
+        const seen: { progress: number; total?: number; message?: string }[] = [];
+        await client.callTool({ name: "test_tool_with_progress", arguments: {} }, { onprogress: (p) => void seen.push(p) });
+        expect(seen.map((p) => p.progress)).toEqual([0, 50, 100]);
+        expect(seen.at(-1)).toMatchObject({ total: 100, message: "100%" });
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
 describe("a configured server's requests for input during a call, relayed to the /api/mcp client", () => {
-  let manager: McpManager;
-  beforeAll(async () => {
-    manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
-    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: false }]);
-    await manager.settled(15_000);
-  }, 30_000);
-  afterAll(() => manager?.close());
+  const manager = exampleServer(false);
 
   const textOf = (r: Awaited<ReturnType<Client["callTool"]>>) => JSON.stringify(r.content);
   const auditOf = async (runId: string) => (await db.prisma.auditEntry.findMany({ where: { action: "run.input" } })).filter((e) => JSON.stringify(e.detail).includes(runId));

@@ -600,7 +600,7 @@ function createServer(context) {
   const server = new Server(
     { name: "tool-studio-example", version: "1.0.0", title: "Tool Studio example server" },
     {
-      capabilities: CONFORMANCE ? { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, completions: {} } : { tools: { listChanged: true }, resources: {} },
+      capabilities: CONFORMANCE ? { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} } : { tools: { listChanged: true }, resources: {} },
       instructions: "An example server that exercises Tool Studio.",
     },
   );

@@ -4,6 +4,7 @@ import {
   InMemoryServerEventBus,
   isLegacyRequest,
   legacyStatelessFallback,
+  LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
@@ -29,6 +30,8 @@ import type { AuditLog } from "../audit/log";
 import { MAX_BODY_BYTES } from "../http/http";
 import type { Registry } from "../registry/registry";
 import type { Run } from "../runs/types";
+import type { LogLevel } from "../tools/define";
+import { isLogLevel } from "../mcp/log-messages";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "../auth/principal";
 import { toCallToolResult, toMcpTool } from "./mapping";
@@ -190,6 +193,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
         clientName: clientNameOf(ctx, server),
         signal: ctx.mcpReq.signal,
         ...(relay ? { relay } : {}),
+        ...logsTo(ctx),
         onProgress:
           progressToken === undefined
             ? undefined
@@ -242,6 +246,30 @@ function relayTo(ctx: ServerContext, server: Server, studio: McpStudio, tool: st
       }
       await studio.audit?.append({ actor, action: "run.input", target: tool, detail: { ...auditSummary(view, answer), relayed: true, userId: userId ?? undefined }, from: null });
       return { answer, relayed: { kind: view.kind, result } };
+    },
+  };
+}
+
+/**
+ * Where the servers' log messages during a call go: to the MCP client that made it, through the
+ * SDK's `log`, which applies that client's level (`logging/setLevel` on a 2025-era session, the
+ * request's `io.modelcontextprotocol/logLevel` on 2026-07-28, where no level means no messages).
+ * The servers are asked for messages from that level up (2025-era clients: all, filtered here).
+ */
+function logsTo(ctx: ServerContext): Pick<ExecuteRequest, "logs"> {
+  const envelope = envelopeOf(ctx);
+  let level: LogLevel = "debug";
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined) {
+    const asked = envelope[LOG_LEVEL_META_KEY];
+    if (!isLogLevel(asked)) return {};
+    level = asked;
+  }
+  return {
+    logs: {
+      level,
+      send: (m) => {
+        ctx.mcpReq.log(m.level, m.data, m.logger).catch(() => {});
+      },
     },
   };
 }
