@@ -13,6 +13,7 @@ import { text } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 import { EXAMPLE_SERVER, modernRequest } from "./helpers/mcp";
 import { buildMcpStudio } from "./helpers/mcp-studio";
+import { RuntimeConfigSchema } from "@/lib/config/schema";
 
 // /api/mcp as a gateway (issue 13, item 4): tools.listChanged and its notifications, the bounded
 // wait for configured servers on the first tools/list, cursor paging, upstream `_meta` and error
@@ -303,6 +304,68 @@ describe("results passed on", () => {
       } finally {
         await client.close();
       }
+    }
+  });
+});
+
+describe("option domains in the listed input schemas (MCP has no completion reference for a tool argument)", () => {
+  it("a domain parameter lists its current choices, resolved from the live config at each tools/list; the run-time check still applies", async () => {
+    let config = RuntimeConfigSchema.parse({
+      defaultAgent: "ops",
+      agents: [{ alias: "ops", channels: ["slack.ops", "telegram.alerts"], groups: ["oncall"] }],
+      channels: [
+        { type: "slack", alias: "ops", peers: ["research", "@marta"], description: "Ops room" },
+        { type: "telegram", alias: "alerts", peers: ["@li"], enabled: false },
+      ],
+      groups: [{ name: "oncall", members: ["@marta", "@li"] }],
+      lists: { priorities: ["p1", "p2"] },
+    });
+    const { studio } = buildMcpStudio(db, { config: () => config });
+    studios.push(studio);
+    for (const era of ["modern", "legacy"] as const) {
+      let refreshed: Tool[] | undefined;
+      const client = await connect(studio, era, (t) => (refreshed = t));
+      try {
+        const byName = async () => new Map((await client.listTools()).tools.map((t) => [t.name, t.inputSchema as { properties: Record<string, Record<string, unknown>> }]));
+        let tools = await byName();
+        const send = tools.get("send_message")!.properties;
+        // Labelled choices as oneOf {const, title, description}; the disabled channel left out.
+        expect(send.channel).toMatchObject({ type: "string", oneOf: [{ const: "slack.ops", description: "Ops room" }] });
+        // Depends on the sibling channel: every channel's peers (the run-time check narrows them).
+        expect((send.target!.oneOf as { const: string }[]).map((o) => o.const)).toEqual(["research", "@li", "@marta"]);
+        const notify = tools.get("notify_group")!.properties;
+        expect(notify.priority).toMatchObject({ type: "string", enum: era === "modern" ? ["p1", "p2"] : ["urgent-modern", "p1", "p2"] });
+        expect(tools.get("notify_group")).toBeDefined();
+        // A parameter without a domain is as declared.
+        expect(send.text!.enum).toBeUndefined();
+
+        await new Promise((r) => setTimeout(r, 300));
+        config = RuntimeConfigSchema.parse({ ...config, lists: { priorities: [`urgent-${era}`, "p1", "p2"] } });
+        tools = await byName();
+        expect(tools.get("notify_group")!.properties.priority!.enum).toEqual([`urgent-${era}`, "p1", "p2"]);
+        // Connected clients hear of it (the endpoint looks every 2 s while someone listens).
+        const priorities = (list: Tool[] | undefined) => (list?.find((t) => t.name === "notify_group")?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined)?.priority?.enum;
+        await waitFor("a list_changed after the config edit", () => (priorities(refreshed)?.includes(`urgent-${era}`) ? true : undefined), 6_000);
+
+        const bad = await client.callTool({ name: "send_message", arguments: { channel: "telegram.alerts", target: "@li", text: "x" } });
+        expect(bad.isError).toBe(true);
+        expect(JSON.stringify(bad.content)).toMatch(/telegram\.alerts.*is disabled/);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("a domain without choices (no agent configured) or an unknown list leaves the schema as declared", async () => {
+    const studio = makeStudio(new MutableSource("test-up"));
+    const client = await connect(studio, "modern");
+    try {
+      const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
+      const declared = new Map((await studio.registry.list()).map((s) => [s.name, s.inputSchema]));
+      for (const name of ["send_message", "notify_group", "clear_outbox"]) expect(tools.get(name)!.inputSchema, name).toEqual(declared.get(name));
+      expect(tools.get("send_message")!._meta?.[META.paramDomains]).toEqual({ channel: "channel_refs", target: "peer_targets" });
+    } finally {
+      await client.close();
     }
   });
 });

@@ -32,6 +32,9 @@ import type { Registry } from "../registry/registry";
 import type { Run } from "../runs/types";
 import type { LogLevel } from "../tools/define";
 import { isLogLevel } from "../mcp/log-messages";
+import type { DomainService } from "../domains/service";
+import type { ToolSpec } from "../tools/spec";
+import { resolveChoices, withDomainChoices } from "./domains";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "../auth/principal";
 import { toCallToolResult, toMcpTool } from "./mapping";
@@ -50,6 +53,8 @@ export interface McpStudio {
    * failed; where this process holds their connections, their prompts and resources are re-offered.
    */
   mcp?: Pick<McpView, "settled"> & Partial<upstream.UpstreamView>;
+  /** Option domains: their current choices go into the listed input schemas (lib/mcp-server/domains.ts). */
+  domains?: Pick<DomainService, "resolve">;
   /** Where a relayed answer (a server's request for input answered by the MCP client) is audited as `run.input`. */
   audit?: Pick<AuditLog, "append">;
 }
@@ -133,8 +138,9 @@ async function createEndpoint(studio: McpStudio, deps: McpServerDeps): Promise<E
   const sessions = new LegacySessions(factory, { maxRequestBodySize: MAX_BODY_BYTES, onerror });
   // Connected clients hear of every change of the tool list: 2026-07-28 ones on their
   // subscriptions/listen stream, 2025-era ones on their session's stream.
+  // The choices of option domains are part of what is listed: a config edit that changes them is a change too.
   const watcher = new ToolListWatcher({
-    list: () => studio.registry.list(),
+    list: async () => Promise.all((await studio.registry.list()).map((s) => withChoices(studio, s))),
     subscribe: studio.registry.subscribe?.bind(studio.registry),
     active: () => bus.listenerCount > 0 || sessions.size > 0,
     onChange: () => {
@@ -174,7 +180,8 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
     const specs = await studio.registry.list();
     const era = envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined ? "modern" : "legacy";
     const { items, nextCursor } = page(specs, request.params?.cursor, pageSize());
-    return { tools: items.map((s) => toMcpTool(s, era) as Tool), ...(nextCursor ? { nextCursor } : {}) };
+    const tools = await Promise.all(items.map(async (s) => toMcpTool(await withChoices(studio, s), era) as Tool));
+    return { tools, ...(nextCursor ? { nextCursor } : {}) };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -213,6 +220,12 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   });
 
   return server;
+}
+
+/** A tool with option domains as listed: its parameters' current choices in its input schema. */
+async function withChoices(studio: McpStudio, spec: ToolSpec): Promise<ToolSpec> {
+  if (!studio.domains || !spec.paramDomains || !Object.keys(spec.paramDomains).length) return spec;
+  return { ...spec, inputSchema: withDomainChoices(spec, await resolveChoices(studio.domains, spec)) };
 }
 
 /**
