@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport, type ClientCapabilities, type Tool } from "@modelcontextprotocol/client";
+import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport, type ClientCapabilities, type Prompt, type Resource, type Tool } from "@modelcontextprotocol/client";
 import { toToolOutput } from "@/lib/mcp/mapping";
 import { META } from "@/lib/mcp-server/mapping";
 import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
@@ -72,13 +72,25 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (tools: Tool[]) => void, capabilities?: ClientCapabilities): Promise<Client> {
+/** What a test hears of list changes: each list as the client re-listed it after a list_changed. */
+interface ListHandlers {
+  prompts?(prompts: Prompt[]): void;
+  resources?(resources: Resource[]): void;
+}
+
+async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (tools: Tool[]) => void, capabilities?: ClientCapabilities, lists: ListHandlers = {}): Promise<Client> {
+  const handler = <T,>(on: (items: T[]) => void) => ({ debounceMs: 0, onChanged: (_err: Error | null, items: T[] | null) => void (items && on(items)) });
+  const listChanged = {
+    ...(onTools ? { tools: handler(onTools) } : {}),
+    ...(lists.prompts ? { prompts: handler(lists.prompts) } : {}),
+    ...(lists.resources ? { resources: handler(lists.resources) } : {}),
+  };
   const client = new Client(
     { name: `gateway-${era}`, version: "1.0.0" },
     {
       ...(capabilities ? { capabilities } : {}),
       ...(era === "modern" ? { versionNegotiation: { mode: { pin: MODERN } } } : {}),
-      ...(onTools ? { listChanged: { tools: { debounceMs: 0, onChanged: (_err: Error | null, tools: Tool[] | null) => tools && onTools(tools) } } } : {}),
+      ...(Object.keys(listChanged).length ? { listChanged } : {}),
     },
   );
   const transport = new StreamableHTTPClientTransport(URL_, { fetch: (url, init) => handleMcpRequest(new Request(url, init), { studio, actor: "gateway-tester" }) });
@@ -488,6 +500,52 @@ describe("prompts and resources of the configured servers", () => {
       }
     });
   }
+
+  for (const era of ["modern", "legacy"] as const) {
+    it(`a ${era === "modern" ? "2026-07-28" : "2025-era"} client hears when a server's prompts or resources change (list_changed relayed)`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      let prompts: Prompt[] | undefined;
+      let resources: Resource[] | undefined;
+      const client = await connect(studio, era, undefined, undefined, { prompts: (p) => (prompts = p), resources: (r) => (resources = r) });
+      try {
+        expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, resources: { listChanged: true } });
+        await client.listPrompts();
+        await new Promise((r) => setTimeout(r, 300));
+        await client.callTool({ name: "ex__add_prompt", arguments: { name: `added_${era}` } });
+        const p = await waitFor("a prompts/list_changed refresh", () => (prompts?.some((x) => x.name === `ex__added_${era}`) ? prompts : undefined));
+        expect(p.map((x) => x.name)).toContain("ex__test_simple_prompt");
+        await client.callTool({ name: "ex__add_resource", arguments: { name: era } });
+        await waitFor("a resources/list_changed refresh", () => (resources?.some((x) => x.uri === `test://added/${era}`) ? resources : undefined));
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("a server added or removed changes the prompts and resources, and connected clients hear of it", async () => {
+    const own = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+    try {
+      await own.sync([]);
+      const studio = makeStudio(own.source(), own);
+      let prompts: Prompt[] | undefined;
+      let resources: Resource[] | undefined;
+      const client = await connect(studio, "legacy", undefined, undefined, { prompts: (p) => (prompts = p), resources: (r) => (resources = r) });
+      try {
+        expect((await client.listPrompts()).prompts).toEqual([]);
+        await new Promise((r) => setTimeout(r, 300));
+        await own.sync([{ name: "late", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true }]);
+        await waitFor("prompts of the added server", () => (prompts?.some((x) => x.name === "late__test_simple_prompt") ? true : undefined), 15_000);
+        await waitFor("resources of the added server", () => (resources?.some((x) => x.uri === "test://static-text") ? true : undefined), 15_000);
+        await own.sync([]);
+        await waitFor("no prompts once it is removed", () => (prompts?.length === 0 ? true : undefined));
+        await waitFor("no resources once it is removed", () => (resources?.length === 0 ? true : undefined));
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
 
   it("are not offered where the process holds no connections (a web instance with STUDIO_WORKER=off)", async () => {
     const studio = makeStudio(new MutableSource("test-up"), { settled: async () => {} });

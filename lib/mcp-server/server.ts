@@ -39,9 +39,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "../auth/principal";
 import { toCallToolResult, toMcpTool } from "./mapping";
 import { LegacySessions } from "./sessions";
-import { ToolListWatcher } from "./changes";
+import { ListWatcher, ToolListWatcher } from "./changes";
 import { page, pageSize } from "./paging";
-import type { McpView } from "../mcp/source";
+import type { McpManagerEvent, McpView } from "../mcp/source";
+import { canonicalJson } from "../tools/hash";
 import * as upstream from "./upstream";
 
 /** What the MCP endpoint needs of the studio (a full `Studio` fits). */
@@ -52,7 +53,7 @@ export interface McpStudio {
    * The configured MCP servers: the first `tools/list` waits (bounded) until they connected or
    * failed; where this process holds their connections, their prompts and resources are re-offered.
    */
-  mcp?: Pick<McpView, "settled"> & Partial<upstream.UpstreamView>;
+  mcp?: Pick<McpView, "settled"> & Partial<upstream.UpstreamView> & { subscribe?(listener: (event: McpManagerEvent) => void): () => void };
   /** Option domains: their current choices go into the listed input schemas (lib/mcp-server/domains.ts). */
   domains?: Pick<DomainService, "resolve">;
   /** Where a relayed answer (a server's request for input answered by the MCP client) is audited as `run.input`. */
@@ -111,7 +112,7 @@ interface Endpoint {
   modern: McpHttpHandler;
   stateless: LegacyHttpHandler;
   sessions: LegacySessions;
-  watcher: ToolListWatcher;
+  watchers: ListWatcher<unknown>[];
 }
 
 // One endpoint per studio, built on first use with that call's deps, and kept on globalThis so
@@ -145,11 +146,48 @@ async function createEndpoint(studio: McpStudio, deps: McpServerDeps): Promise<E
     active: () => bus.listenerCount > 0 || sessions.size > 0,
     onChange: () => {
       modern.notify.toolsChanged();
-      sessions.toolsChanged();
+      sessions.listChanged("tools");
     },
   });
   await watcher.start();
-  return { modern, stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }), sessions, watcher };
+  const watchers: ListWatcher<unknown>[] = [watcher, ...upstreamWatchers(studio, { active: () => bus.listenerCount > 0 || sessions.size > 0, modern, sessions })];
+  return { modern, stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }), sessions, watchers };
+}
+
+/**
+ * The configured servers' prompts and resources (with templates) as the endpoint re-offers them,
+ * followed like the tools: looked at again when a server says they changed (list_changed), when
+ * a server is added, removed, goes down or comes back; a change is told to connected clients as
+ * prompts/list_changed or resources/list_changed. No polling: a server whose lists change says so.
+ */
+function upstreamWatchers(studio: McpStudio, to: { active(): boolean; modern: McpHttpHandler; sessions: LegacySessions }): ListWatcher<unknown>[] {
+  const view = upstreamView(studio);
+  const subscribe = studio.mcp?.subscribe?.bind(studio.mcp);
+  if (!view || !subscribe) return [];
+  const kinds = [
+    { kind: "prompts" as const, list: () => upstream.listPrompts(view), changed: () => to.modern.notify.promptsChanged() },
+    {
+      kind: "resources" as const,
+      list: async () => [...(await upstream.listResources(view)), ...(await upstream.listResourceTemplates(view))],
+      changed: () => to.modern.notify.resourcesChanged(),
+    },
+  ];
+  return kinds.map(({ kind, list, changed }) => {
+    const w = new ListWatcher<Record<string, unknown>>({
+      list,
+      fingerprint: (items) => canonicalJson(items),
+      subscribe: (signal) => subscribe((e) => (e.type === "lists" ? e.kind === kind : e.type !== "tools") && signal()),
+      active: to.active,
+      pollMs: 0,
+      onChange: () => {
+        changed();
+        to.sessions.listChanged(kind);
+      },
+    });
+    // The baseline is taken in the background: a slow server must not hold up the endpoint.
+    w.start().catch(() => {});
+    return w;
+  });
 }
 
 /** Closes the 2025-era sessions of a studio's endpoint (tests, shutdown). */
@@ -158,7 +196,7 @@ export async function closeMcpEndpoint(studio: McpStudio): Promise<void> {
   if (!pending) return;
   g.__toolStudioMcp?.delete(studio);
   const endpoint = await pending;
-  endpoint.watcher.close();
+  for (const w of endpoint.watchers) w.close();
   await Promise.all([endpoint.sessions.closeAll(), endpoint.modern.close()]);
 }
 
@@ -170,7 +208,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   // logging: `logging/setLevel` (the SDK's handler) sets the level of the log messages sent during a call.
   const view = upstreamView(studio);
   const capabilities = view
-    ? { tools: { listChanged: true }, logging: {}, prompts: { listChanged: false }, resources: { subscribe: true, listChanged: false }, completions: {} }
+    ? { tools: { listChanged: true }, logging: {}, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {} }
     : { tools: { listChanged: true }, logging: {} };
   const server = new Server(SERVER_INFO, { capabilities, instructions: INSTRUCTIONS });
   if (view) offerUpstream(server, view);

@@ -53,7 +53,9 @@ export interface McpConnectionStatus {
 
 export type McpConnectionEvent =
   | { type: "state"; server: string; status: McpConnectionStatus }
-  | { type: "tools"; server: string; tools: ToolSpec[]; excluded: McpExcludedTool[] };
+  | { type: "tools"; server: string; tools: ToolSpec[]; excluded: McpExcludedTool[] }
+  /** The server said its prompts or resources changed (list_changed); they are not kept here, so nothing else changed. */
+  | { type: "lists"; server: string; kind: "prompts" | "resources" };
 
 export type McpConnectionListener = (event: McpConnectionEvent) => void;
 
@@ -387,6 +389,9 @@ export class McpConnection {
               else this.relistWhenConnected = true;
             },
           },
+          // Passed on for /api/mcp, which re-offers them (lib/mcp-server/changes.ts).
+          prompts: { autoRefresh: false, debounceMs: 50, onChanged: () => gen === this.generation && this.emit({ type: "lists", server: this.name, kind: "prompts" }) },
+          resources: { autoRefresh: false, debounceMs: 50, onChanged: () => gen === this.generation && this.emit({ type: "lists", server: this.name, kind: "resources" }) },
         },
       });
       const c = client;
