@@ -9,6 +9,7 @@ import { McpManager } from "@/lib/mcp/source";
 import { pendingInputs } from "@/lib/execution/pending-input";
 import { RunStore } from "@/lib/runs/store";
 import type { RegisteredTool } from "@/lib/tools/define";
+import type { Principal } from "@/lib/auth/principal";
 import { text } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 import { EXAMPLE_SERVER, modernRequest } from "./helpers/mcp";
@@ -98,13 +99,14 @@ async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (t
   return client;
 }
 
-/** A raw JSON-RPC POST as a 2026-07-28 client sends it. */
-async function rawList(studio: McpStudio, params: Record<string, unknown> = {}): Promise<{ result?: { tools: Tool[]; nextCursor?: string }; error?: { code: number; message: string } }> {
-  const res = await handleMcpRequest(modernRequest(URL_, "tools/list", params), { studio });
+/** A raw JSON-RPC POST as a 2026-07-28 client sends it (its last message, for a stream). */
+async function rawRpc<R>(studio: McpStudio, request: Request, principal?: Principal): Promise<{ result?: R; error?: { code: number; message: string } }> {
+  const res = await handleMcpRequest(request, { studio }, principal);
   const textBody = await res.text();
-  const json = res.headers.get("content-type")?.includes("text/event-stream") ? JSON.parse(textBody.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6)) : JSON.parse(textBody);
-  return json;
+  return res.headers.get("content-type")?.includes("text/event-stream") ? JSON.parse(textBody.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6)) : JSON.parse(textBody);
 }
+
+const rawList = (studio: McpStudio, params: Record<string, unknown> = {}) => rawRpc<{ tools: Tool[]; nextCursor?: string }>(studio, modernRequest(URL_, "tools/list", params));
 
 function waitFor<T>(what: string, get: () => T | undefined, ms = 5_000): Promise<T> {
   const until = Date.now() + ms;
@@ -624,9 +626,10 @@ describe("a configured server's requests for input during a call, relayed to the
   const textOf = (r: Awaited<ReturnType<Client["callTool"]>>) => JSON.stringify(r.content);
   const auditOf = async (runId: string) => (await db.prisma.auditEntry.findMany({ where: { action: "run.input" } })).filter((e) => JSON.stringify(e.detail).includes(runId));
 
-  it("a client that declared elicitation answers it (accept): the server gets its answer unchanged, the run waited as input_required, the answer is audited (run.input)", async () => {
+  for (const era of ["legacy", "modern"] as const)
+  it(`a ${era === "modern" ? "2026-07-28 client (input_required, then its retry with inputResponses)" : "2025-era client (a request on the call)"} that declared elicitation answers it (accept): the server gets its answer unchanged, the run waited as input_required, the answer is audited (run.input)`, async () => {
     const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, "legacy", undefined, { elicitation: {} });
+    const client = await connect(studio, era, undefined, { elicitation: {} });
     const seen: unknown[] = [];
     let waiting: string | undefined;
     client.setRequestHandler("elicitation/create", async (request) => {
@@ -648,9 +651,10 @@ describe("a configured server's requests for input during a call, relayed to the
     }
   });
 
-  it("a decline goes back as a decline; sampling is relayed to a client that declared it", async () => {
+  for (const era of ["legacy", "modern"] as const)
+  it(`${era === "modern" ? "2026-07-28" : "2025-era"}: a decline goes back as a decline; sampling is relayed to a client that declared it`, async () => {
     const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, "legacy", undefined, { elicitation: {}, sampling: {} });
+    const client = await connect(studio, era, undefined, { elicitation: {}, sampling: {} });
     client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
     client.setRequestHandler("sampling/createMessage", async (request) => ({
       role: "assistant",
@@ -670,12 +674,68 @@ describe("a configured server's requests for input during a call, relayed to the
     }
   });
 
-  for (const [what, era, capabilities] of [
-    ["a client without the capability", "legacy", undefined],
-    ["a 2026-07-28 client (no server-to-client requests during a call: not relayed yet)", "modern", { elicitation: {}, sampling: {} }],
-  ] as const) it(`${what}: the server's request is declined (sampling refused) at once, as before`, async () => {
+  describe("2026-07-28 round trips, raw", () => {
+    type Step = { resultType?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; requestState?: string; content?: { text: string }[] };
+    /** A tools/call of a 2026-07-28 client that declared elicitation, as it goes on the wire. */
+    const person = (actor: string): Principal => ({ via: "token", role: "runner", userId: null, actor, name: actor, tokenId: null, tokenName: null });
+    async function send(studio: McpStudio, params: Record<string, unknown>, actor = "raw-caller") {
+      const body = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "test_elicitation",
+          arguments: { message: "Name?" },
+          ...params,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+            "io.modelcontextprotocol/clientInfo": { name: "raw-client", version: "0" },
+          },
+        },
+      };
+      const request = new Request(URL_, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "test_elicitation" },
+        body: JSON.stringify(body),
+      });
+      return rawRpc<Step>(studio, request, person(actor));
+    }
+
+    it("input_required names the server's request; a bad answer, a stranger's retry and an unknown requestState are -32602 with the reason; the right answer completes the call", async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const first = await send(studio, {});
+      expect(first.result).toMatchObject({ resultType: "input_required", requestState: expect.any(String) });
+      const [key, asked] = Object.entries(first.result!.inputRequests!)[0]!;
+      expect(asked).toMatchObject({ method: "elicitation/create", params: { message: "Name?" } });
+      const state = first.result!.requestState!;
+
+      const unknown = await send(studio, { requestState: "not-a-flow", inputResponses: { [key]: { action: "decline" } } });
+      expect(unknown.error?.code).toBe(-32602);
+      expect(unknown.error?.message).toMatch(/names no call of this tool waiting for input here/);
+      const stranger = await send(studio, { requestState: state, inputResponses: { [key]: { action: "decline" } } }, "someone-else");
+      expect(stranger.error?.code).toBe(-32602);
+
+      const notAnAnswer = await send(studio, { requestState: state, inputResponses: { [key]: { hello: 1 } } });
+      expect(notAnAnswer.error).toMatchObject({ code: -32602, message: expect.stringMatching(/not an elicitation result/) });
+      const missingField = await send(studio, { requestState: state, inputResponses: { [key]: { action: "accept", content: { username: "ada" } } } });
+      expect(missingField.error).toMatchObject({ code: -32602, message: expect.stringMatching(/email/) });
+
+      // A retry without the answer is asked again; then the answer completes the call.
+      const again = await send(studio, { requestState: state });
+      expect(again.result?.resultType).toBe("input_required");
+      const key2 = Object.keys(again.result!.inputRequests!)[0]!;
+      const done = await send(studio, { requestState: again.result!.requestState, inputResponses: { [key2]: { action: "accept", content: { username: "ada", email: "a@example.com" } } } });
+      expect(done.error).toBeUndefined();
+      expect(JSON.stringify(done.result?.content)).toContain('action=accept');
+      // The flow has ended: its requestState names nothing now.
+      expect((await send(studio, { requestState: state, inputResponses: {} })).error?.code).toBe(-32602);
+    });
+  });
+
+  for (const era of ["legacy", "modern"] as const) it(`a ${era === "modern" ? "2026-07-28" : "2025-era"} client without the capability: the server's request is declined (sampling refused) at once, as before`, async () => {
     const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, era, undefined, capabilities);
+    const client = await connect(studio, era);
     try {
       const started = Date.now();
       expect(textOf(await client.callTool({ name: "test_elicitation", arguments: { message: "m" } }))).toContain("User response: action=decline");

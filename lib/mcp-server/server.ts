@@ -2,7 +2,11 @@ import {
   CLIENT_INFO_META_KEY,
   createMcpHandler,
   InMemoryServerEventBus,
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
   isLegacyRequest,
+  isSpecType,
   legacyStatelessFallback,
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
@@ -13,6 +17,8 @@ import {
   type CreateMessageRequest,
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
+  type InputRequests,
+  type InputResponses,
   type CompleteResult,
   type GetPromptResult,
   type Prompt,
@@ -25,7 +31,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/server";
 import { isUnknownToolError, type ExecuteRequest } from "../execution/execute";
-import { auditSummary, inputTimeoutMs, type InputAnswer, type InputRelay } from "../execution/pending-input";
+import { auditSummary, checkAnswer, inputTimeoutMs, type InputAnswer, type InputRelay, type PendingInputView } from "../execution/pending-input";
 import type { AuditLog } from "../audit/log";
 import { MAX_BODY_BYTES } from "../http/http";
 import type { Registry } from "../registry/registry";
@@ -35,6 +41,7 @@ import { isLogLevel } from "../mcp/log-messages";
 import type { DomainService } from "../domains/service";
 import type { ToolSpec } from "../tools/spec";
 import { resolveChoices, withDomainChoices } from "./domains";
+import { InputFlow, type FlowRequest } from "./input-flow";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "../auth/principal";
 import { toCallToolResult, toMcpTool } from "./mapping";
@@ -225,39 +232,104 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    let run: Run;
-    try {
-      const who = caller.getStore();
-      const relay = relayTo(ctx, server, studio, name, who?.actor ?? actorOf(deps), who?.userId ?? null);
-      run = await studio.execute({
-        tool: name,
-        arguments: request.params.arguments ?? {},
-        origin: "mcp",
-        // The run policy applies to MCP clients as to everyone; they are agents, so nobody confirms.
-        ...(who ? { actor: who.actor, actorId: who.userId, tokenId: who.tokenId, role: who.role } : { actor: actorOf(deps) }),
-        clientName: clientNameOf(ctx, server),
-        signal: ctx.mcpReq.signal,
-        ...(relay ? { relay } : {}),
-        ...logsTo(ctx),
-        onProgress:
-          progressToken === undefined
-            ? undefined
-            : (p) => {
-                const params = { progressToken, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) };
-                ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => {});
-              },
-      });
-    } catch (err) {
-      if (isUnknownToolError(err)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      console.error("[tool-studio] MCP tools/call failed", err);
-      throw new ProtocolError(ProtocolErrorCode.InternalError, "Internal error in the studio; see the server log.");
-    }
-    const spec = run.status === "success" ? (await studio.registry.get(name))?.spec : undefined;
-    // The SDK's codec shapes the result for the client's protocol era (e.g. 2025-era wrapping).
-    return server.projectCallToolResult(toCallToolResult(run) as CallToolResult, spec?.outputSchema);
+    const who = caller.getStore();
+    const actor = who?.actor ?? actorOf(deps);
+    // A 2026-07-28 client answering what the call's run asked for (input_required), and retrying it.
+    const state = ctx.mcpReq.requestState<string>();
+    if (state !== undefined) return continueCall(server, studio, ctx, { name, actor, state });
+    const kinds = askKinds(ctx, server);
+    const flow = kinds && isModern(ctx) ? new InputFlow<Run, PendingInputView>(actor, name) : undefined;
+    const relay = kinds ? relayTo(ctx, studio, { kinds, tool: name, actor, userId: who?.userId ?? null, flow }) : undefined;
+    const run = studio.execute({
+      tool: name,
+      arguments: request.params.arguments ?? {},
+      origin: "mcp",
+      // The run policy applies to MCP clients as to everyone; they are agents, so nobody confirms.
+      ...(who ? { actor: who.actor, actorId: who.userId, tokenId: who.tokenId, role: who.role } : { actor }),
+      clientName: clientNameOf(ctx, server),
+      // With a flow, the run outlives this request (input_required ends it; a retry continues).
+      signal: flow ? flow.signal : ctx.mcpReq.signal,
+      ...(relay ? { relay } : {}),
+      ...logsTo(ctx),
+      onProgress:
+        progressToken === undefined
+          ? undefined
+          : (p) => {
+              const params = { progressToken, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) };
+              ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => {});
+            },
+    });
+    if (!flow) return callResult(server, studio, name, await run.catch((err: unknown) => Promise.reject(callError(err, name))));
+    flow.follow(run);
+    return nextStep(server, studio, ctx, flow);
   });
 
   return server;
+}
+
+/** A failed execute as the client's error: an unknown tool is -32602, anything else an internal error (logged). */
+function callError(err: unknown, name: string): ProtocolError {
+  if (isUnknownToolError(err)) return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  console.error("[tool-studio] MCP tools/call failed", err);
+  return new ProtocolError(ProtocolErrorCode.InternalError, "Internal error in the studio; see the server log.");
+}
+
+/** A finished run as the tools/call result; the SDK's codec shapes it for the client's protocol era (e.g. 2025-era wrapping). */
+async function callResult(server: Server, studio: McpStudio, name: string, run: Run) {
+  const spec = run.status === "success" ? (await studio.registry.get(name))?.spec : undefined;
+  return server.projectCallToolResult(toCallToolResult(run) as CallToolResult, spec?.outputSchema);
+}
+
+/** What this request of a flow answers: the run's result, or input_required with what the run asks now. */
+async function nextStep(server: Server, studio: McpStudio, ctx: ServerContext, flow: InputFlow<Run, PendingInputView>) {
+  const step = await flow.next(ctx.mcpReq.signal);
+  if ("ask" in step) return inputRequired({ inputRequests: step.ask as InputRequests, requestState: flow.token });
+  if ("failed" in step) throw callError(step.failed, flow.tool);
+  return callResult(server, studio, flow.tool, step.done);
+}
+
+/**
+ * A retried tools/call of a 2026-07-28 client: its `inputResponses` answer what the run asked
+ * (checked for shape, and an accepted form against its requested schema, before anything is
+ * handed on); a request it left unanswered is asked again. Then as a first request: the result,
+ * or input_required again.
+ */
+async function continueCall(server: Server, studio: McpStudio, ctx: ServerContext, call: { name: string; actor: string; state: string }) {
+  const found = InputFlow.find(call.state);
+  if (!found || found.owner !== call.actor || found.tool !== call.name) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "The requestState names no call of this tool waiting for input here: the call ended, its request for input timed out, or it runs on another instance of the studio. Call the tool again without requestState.",
+    );
+  }
+  const flow = found as InputFlow<Run, PendingInputView>;
+  const responses = ctx.mcpReq.inputResponses ?? {};
+  const answers: [string, Record<string, unknown>][] = [];
+  for (const [key, { request, view }] of flow.outstanding()) {
+    if (!(key in responses)) continue;
+    answers.push([key, checkedResponse(key, request.method, view, responses[key])]);
+  }
+  for (const [key] of flow.outstanding()) if (!(key in responses)) flow.resend(key);
+  for (const [key, result] of answers) flow.answer(key, result);
+  return nextStep(server, studio, ctx, flow);
+}
+
+/** A client's response to an embedded request, checked: an elicitation result (accepted content against the requested schema) or a sampling result. */
+function checkedResponse(key: string, method: FlowRequest["method"], view: PendingInputView, value: unknown): Record<string, unknown> {
+  const bad = (why: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses.${key}: ${why}`);
+  if (method === "sampling/createMessage") {
+    if (!isSpecType.CreateMessageResult(value) && !isSpecType.CreateMessageResultWithTools(value)) throw bad("not a sampling result (role, content, model).");
+    return { ...value };
+  }
+  const r = inputResponse({ [key]: value } as InputResponses, key);
+  if (r.kind !== "elicit") throw bad('not an elicitation result (action "accept", "decline" or "cancel").');
+  const answer: InputAnswer = r.action === "accept" ? { action: "accept", ...(r.content ? { content: { ...r.content } } : {}) } : { action: r.action };
+  try {
+    checkAnswer(view, answer);
+  } catch (err) {
+    throw bad(err instanceof Error ? err.message : String(err));
+  }
+  return { action: r.action, ...(r.action === "accept" && r.content ? { content: r.content } : {}) };
 }
 
 /** A tool with option domains as listed: its parameters' current choices in its input schema. */
@@ -266,40 +338,52 @@ async function withChoices(studio: McpStudio, spec: ToolSpec): Promise<ToolSpec>
   return { ...spec, inputSchema: withDomainChoices(spec, await resolveChoices(studio.domains, spec)) };
 }
 
+/** Which kinds of request the calling client takes (it declared them); undefined for none. */
+function askKinds(ctx: ServerContext, server: Server): InputRelay["kinds"] | undefined {
+  // 2026-07-28: each request carries the client's capabilities; 2025-era: from initialize.
+  const caps = (isModern(ctx) ? envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities()) as { elicitation?: unknown; sampling?: unknown } | undefined;
+  const kinds = { elicitation: caps?.elicitation !== undefined, sampling: caps?.sampling !== undefined };
+  return kinds.elicitation || kinds.sampling ? kinds : undefined;
+}
+
 /**
  * Relays a configured server's elicitation / sampling requests during a call to the MCP client
- * that made it, when that client declared the capability: sent on the same call (the SDK's
- * server-to-client request, 2025-era sessions), its answer checked for shape by the SDK, audited
- * as `run.input` like a person's answer, and handed back to the server unchanged. The 2026-07-28
- * era has no server-to-client requests during a call (input_required round trips instead): not
- * relayed yet, so those clients' servers are refused at once, as for a client without the capability.
+ * that made it, when that client declared the capability. 2025-era sessions: sent on the same
+ * call (the SDK's server-to-client request; its answer checked for shape by the SDK). 2026-07-28:
+ * through the call's `flow` (input_required, then the client's retry brings the answer; see
+ * input-flow.ts). Either way the answer is audited as `run.input` like a person's and handed back
+ * to the server unchanged.
  */
-function relayTo(ctx: ServerContext, server: Server, studio: McpStudio, tool: string, actor: string, userId: string | null): InputRelay | undefined {
-  if (envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined) return undefined;
-  const caps = server.getClientCapabilities();
-  const kinds = { elicitation: caps?.elicitation !== undefined, sampling: caps?.sampling !== undefined };
-  if (!kinds.elicitation && !kinds.sampling) return undefined;
+function relayTo(
+  ctx: ServerContext,
+  studio: McpStudio,
+  call: { kinds: InputRelay["kinds"]; tool: string; actor: string; userId: string | null; flow?: InputFlow<Run, PendingInputView> },
+): InputRelay {
+  const { flow } = call;
   return {
-    kinds,
+    kinds: call.kinds,
     async ask(view, params, signal) {
+      const method = view.kind === "elicitation" ? "elicitation/create" : "sampling/createMessage";
       // The pending request's own timer ends it; the SDK's request timeout must not come first.
       const options = { signal, timeout: inputTimeoutMs() + 5_000 };
-      let answer: InputAnswer;
       let result: Record<string, unknown>;
-      if (view.kind === "elicitation") {
-        const r = await ctx.mcpReq.elicitInput(params as ElicitRequestFormParams | ElicitRequestURLParams, options);
-        answer = r.action === "accept" ? { action: "accept", ...(r.content ? { content: { ...r.content } } : {}) } : { action: r.action };
-        result = { ...r };
-      } else {
-        const r = await ctx.mcpReq.requestSampling(params as CreateMessageRequest["params"], options);
-        answer = { action: "approve", text: samplingText(r.content), model: r.model };
-        result = { ...r };
-      }
-      await studio.audit?.append({ actor, action: "run.input", target: tool, detail: { ...auditSummary(view, answer), relayed: true, userId: userId ?? undefined }, from: null });
+      if (flow) result = await flow.request({ method, params }, view, signal);
+      else if (view.kind === "elicitation") result = { ...(await ctx.mcpReq.elicitInput(params as ElicitRequestFormParams | ElicitRequestURLParams, options)) };
+      else result = { ...(await ctx.mcpReq.requestSampling(params as CreateMessageRequest["params"], options)) };
+      const answer: InputAnswer =
+        view.kind === "sampling"
+          ? { action: "approve", text: samplingText(result.content), model: typeof result.model === "string" ? result.model : undefined }
+          : result.action === "accept"
+            ? { action: "accept", ...(isRecord(result.content) ? { content: { ...result.content } } : {}) }
+            : { action: result.action === "cancel" ? "cancel" : "decline" };
+      await studio.audit?.append({ actor: call.actor, action: "run.input", target: call.tool, detail: { ...auditSummary(view, answer), relayed: true, userId: call.userId ?? undefined }, from: null });
       return { answer, relayed: { kind: view.kind, result } };
     },
   };
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isModern = (ctx: ServerContext): boolean => envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
 
 /**
  * Where the servers' log messages during a call go: to the MCP client that made it, through the
