@@ -6,6 +6,7 @@ import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-se
 import { decodeCursor, encodeCursor } from "@/lib/mcp-server/paging";
 import type { ToolSourceProvider } from "@/lib/registry/registry";
 import { McpManager } from "@/lib/mcp/source";
+import { McpDirectory } from "@/lib/mcp/directory";
 import { pendingInputs } from "@/lib/execution/pending-input";
 import { RunStore } from "@/lib/runs/store";
 import type { RegisteredTool } from "@/lib/tools/define";
@@ -549,14 +550,35 @@ describe("prompts and resources of the configured servers", () => {
     }
   }, 30_000);
 
-  it("are not offered where the process holds no connections (a web instance with STUDIO_WORKER=off)", async () => {
-    const studio = makeStudio(new MutableSource("test-up"), { settled: async () => {} });
-    const client = await connect(studio, "legacy");
+  it("are not offered where the process holds no connections (a web instance with STUDIO_WORKER=off): asked anyway, -32601 says why and where they are", async () => {
+    const directory = new McpDirectory(db.prisma, { servers: () => [], notifier: null });
+    await directory.start();
     try {
-      expect(client.getServerCapabilities()?.prompts).toBeUndefined();
-      expect(client.getServerCapabilities()?.resources).toBeUndefined();
+      const studio = makeStudio(directory.source(), directory);
+      const client = await connect(studio, "legacy");
+      try {
+        expect(client.getServerCapabilities()?.prompts).toBeUndefined();
+        expect(client.getServerCapabilities()?.resources).toBeUndefined();
+        expect(client.getServerCapabilities()?.completions).toBeUndefined();
+      } finally {
+        await client.close();
+      }
+      for (const [method, params] of [
+        ["prompts/list", {}],
+        ["prompts/get", { name: "ex__test_simple_prompt" }],
+        ["resources/list", {}],
+        ["resources/read", { uri: "test://static-text" }],
+        ["resources/templates/list", {}],
+        ["completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } }],
+      ] as const) {
+        const res = await rawRpc(studio, modernRequest(URL_, method, params, "uri" in params ? { "mcp-name": params.uri } : {}));
+        expect(res.error, method).toMatchObject({ code: -32601, message: expect.stringMatching(/STUDIO_WORKER=off/) });
+        expect(res.error!.message).toContain(method);
+      }
+      // Tools are listed there as everywhere.
+      expect((await rawList(studio)).result!.tools.length).toBeGreaterThan(0);
     } finally {
-      await client.close();
+      await directory.close();
     }
   });
 });

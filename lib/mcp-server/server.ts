@@ -219,6 +219,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
     : { tools: { listChanged: true }, logging: {} };
   const server = new Server(SERVER_INFO, { capabilities, instructions: INSTRUCTIONS });
   if (view) offerUpstream(server, view);
+  else if (studio.mcp?.holdsConnections === false) server.fallbackRequestHandler = async (request) => Promise.reject(notOfferedHere(request.method));
 
   server.setRequestHandler("tools/list", async (request, ctx) => {
     await configuredServersSettled(studio);
@@ -413,6 +414,22 @@ function logsTo(ctx: ServerContext): Pick<ExecuteRequest, "logs"> {
 function samplingText(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
   return blocks.map((b: unknown) => (typeof b === "object" && b !== null && "type" in b ? (b.type === "text" && "text" in b && typeof b.text === "string" ? b.text : `[${String(b.type)}]`) : "")).join("\n");
+}
+
+const UPSTREAM_METHODS = /^(prompts\/|resources\/|completion\/complete$)/;
+
+/**
+ * Where the process holds no MCP connections (a web instance with STUDIO_WORKER=off) prompts and
+ * resources are not offered (not declared either): asked anyway, the answer says why and where
+ * they are, as the Servers page's browse API does (409 there). Delegating these reads to a worker
+ * would need a request channel the run queue does not have (it carries runs).
+ */
+function notOfferedHere(method: string): ProtocolError {
+  if (!UPSTREAM_METHODS.test(method)) return new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
+  return new ProtocolError(
+    ProtocolErrorCode.MethodNotFound,
+    `${method} is not offered by this instance of the studio: it leaves MCP connections to the workers (STUDIO_WORKER=off), so the configured servers' prompts and resources are offered at /api/mcp of an instance that holds them (STUDIO_WORKER on). Their tools can be called here.`,
+  );
 }
 
 /** The configured servers' connections, where this process holds them (else no prompts or resources are offered). */
