@@ -183,7 +183,9 @@ function upstreamWatchers(studio: McpStudio, to: { active(): boolean; modern: Mc
     const w = new ListWatcher<Record<string, unknown>>({
       list,
       fingerprint: (items) => canonicalJson(items),
-      subscribe: (signal) => subscribe((e) => (e.type === "lists" ? e.kind === kind : e.type !== "tools") && signal()),
+      // Only while someone listens: the servers are not asked for their lists for nobody (the
+      // baseline may then be old, and the first change heard after it is told even if it is none).
+      subscribe: (signal) => subscribe((e) => to.active() && (e.type === "lists" ? e.kind === kind : e.type !== "tools") && signal()),
       active: to.active,
       pollMs: 0,
       onChange: () => {
