@@ -599,6 +599,9 @@ describe("a configured server's log messages and progress during a call, forward
   const MESSAGES = ["Tool execution started", "Tool processing data", "Tool execution completed"];
 
   it("2025-era session: forwarded as notifications/message, respecting logging/setLevel", async () => {
+    // The example server speaks 2026-07-28 to the studio and logs only from the level a request
+    // names: the studio asks for them (io.modelcontextprotocol/logLevel) for a client that takes them.
+    expect(manager.state("ex")?.protocolVersion).toBe("2026-07-28");
     const studio = makeStudio(manager.source(), manager);
     const client = await connect(studio, "legacy");
     try {

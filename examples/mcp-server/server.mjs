@@ -505,7 +505,9 @@ const conformanceTools = [
     def: { name: "test_tool_with_logging", description: "Conformance fixture: sends three log messages while it runs.", inputSchema: { type: "object", properties: {} } },
     run: async (_args, ctx) => {
       for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
-        await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", logger: "example", data } });
+        // ctx.mcpReq.log applies the client's level: logging/setLevel (2025-era), or the request's
+        // io.modelcontextprotocol/logLevel (2026-07-28, where a request without one gets none).
+        await ctx.mcpReq.log("info", data, "example");
         await sleep(50);
       }
       return { content: [text("Tool with logging executed successfully")] };
