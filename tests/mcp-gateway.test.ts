@@ -1,18 +1,21 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type Tool } from "@modelcontextprotocol/client";
+import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport, type ClientCapabilities, type Prompt, type Resource, type Tool } from "@modelcontextprotocol/client";
 import { toToolOutput } from "@/lib/mcp/mapping";
 import { META } from "@/lib/mcp-server/mapping";
 import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
 import { decodeCursor, encodeCursor } from "@/lib/mcp-server/paging";
 import type { ToolSourceProvider } from "@/lib/registry/registry";
 import { McpManager } from "@/lib/mcp/source";
+import { McpDirectory } from "@/lib/mcp/directory";
 import { pendingInputs } from "@/lib/execution/pending-input";
 import { RunStore } from "@/lib/runs/store";
 import type { RegisteredTool } from "@/lib/tools/define";
+import type { Principal } from "@/lib/auth/principal";
 import { text } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 import { EXAMPLE_SERVER, modernRequest } from "./helpers/mcp";
 import { buildMcpStudio } from "./helpers/mcp-studio";
+import { RuntimeConfigSchema } from "@/lib/config/schema";
 
 // /api/mcp as a gateway (issue 13, item 4): tools.listChanged and its notifications, the bounded
 // wait for configured servers on the first tools/list, cursor paging, upstream `_meta` and error
@@ -71,13 +74,25 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (tools: Tool[]) => void, capabilities?: ClientCapabilities): Promise<Client> {
+/** What a test hears of list changes: each list as the client re-listed it after a list_changed. */
+interface ListHandlers {
+  prompts?(prompts: Prompt[]): void;
+  resources?(resources: Resource[]): void;
+}
+
+async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (tools: Tool[]) => void, capabilities?: ClientCapabilities, lists: ListHandlers = {}): Promise<Client> {
+  const handler = <T,>(on: (items: T[]) => void) => ({ debounceMs: 0, onChanged: (_err: Error | null, items: T[] | null) => void (items && on(items)) });
+  const listChanged = {
+    ...(onTools ? { tools: handler(onTools) } : {}),
+    ...(lists.prompts ? { prompts: handler(lists.prompts) } : {}),
+    ...(lists.resources ? { resources: handler(lists.resources) } : {}),
+  };
   const client = new Client(
     { name: `gateway-${era}`, version: "1.0.0" },
     {
       ...(capabilities ? { capabilities } : {}),
       ...(era === "modern" ? { versionNegotiation: { mode: { pin: MODERN } } } : {}),
-      ...(onTools ? { listChanged: { tools: { debounceMs: 0, onChanged: (_err: Error | null, tools: Tool[] | null) => tools && onTools(tools) } } } : {}),
+      ...(Object.keys(listChanged).length ? { listChanged } : {}),
     },
   );
   const transport = new StreamableHTTPClientTransport(URL_, { fetch: (url, init) => handleMcpRequest(new Request(url, init), { studio, actor: "gateway-tester" }) });
@@ -85,13 +100,14 @@ async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (t
   return client;
 }
 
-/** A raw JSON-RPC POST as a 2026-07-28 client sends it. */
-async function rawList(studio: McpStudio, params: Record<string, unknown> = {}): Promise<{ result?: { tools: Tool[]; nextCursor?: string }; error?: { code: number; message: string } }> {
-  const res = await handleMcpRequest(modernRequest(URL_, "tools/list", params), { studio });
+/** A raw JSON-RPC POST as a 2026-07-28 client sends it (its last message, for a stream). */
+async function rawRpc<R>(studio: McpStudio, request: Request, principal?: Principal): Promise<{ result?: R; error?: { code: number; message: string } }> {
+  const res = await handleMcpRequest(request, { studio }, principal);
   const textBody = await res.text();
-  const json = res.headers.get("content-type")?.includes("text/event-stream") ? JSON.parse(textBody.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6)) : JSON.parse(textBody);
-  return json;
+  return res.headers.get("content-type")?.includes("text/event-stream") ? JSON.parse(textBody.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6)) : JSON.parse(textBody);
 }
+
+const rawList = (studio: McpStudio, params: Record<string, unknown> = {}) => rawRpc<{ tools: Tool[]; nextCursor?: string }>(studio, modernRequest(URL_, "tools/list", params));
 
 function waitFor<T>(what: string, get: () => T | undefined, ms = 5_000): Promise<T> {
   const until = Date.now() + ms;
@@ -104,6 +120,21 @@ function waitFor<T>(what: string, get: () => T | undefined, ms = 5_000): Promise
     };
     tick();
   });
+}
+
+/**
+ * The repo's example server with the conformance suite's fixtures as configured server "ex"
+ * (`namespaced`: its tools as `ex__<tool>`, else under their own names), connected before the
+ * enclosing describe block's tests and closed after them.
+ */
+function exampleServer(namespaced: boolean): McpManager {
+  const manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+  beforeAll(async () => {
+    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: namespaced }]);
+    await manager.settled(15_000);
+  }, 30_000);
+  afterAll(() => manager.close());
+  return manager;
 }
 
 describe("tools.listChanged", () => {
@@ -292,6 +323,68 @@ describe("results passed on", () => {
   });
 });
 
+describe("option domains in the listed input schemas (MCP has no completion reference for a tool argument)", () => {
+  it("a domain parameter lists its current choices, resolved from the live config at each tools/list; the run-time check still applies", async () => {
+    let config = RuntimeConfigSchema.parse({
+      defaultAgent: "ops",
+      agents: [{ alias: "ops", channels: ["slack.ops", "telegram.alerts"], groups: ["oncall"] }],
+      channels: [
+        { type: "slack", alias: "ops", peers: ["research", "@marta"], description: "Ops room" },
+        { type: "telegram", alias: "alerts", peers: ["@li"], enabled: false },
+      ],
+      groups: [{ name: "oncall", members: ["@marta", "@li"] }],
+      lists: { priorities: ["p1", "p2"] },
+    });
+    const { studio } = buildMcpStudio(db, { config: () => config });
+    studios.push(studio);
+    for (const era of ["modern", "legacy"] as const) {
+      let refreshed: Tool[] | undefined;
+      const client = await connect(studio, era, (t) => (refreshed = t));
+      try {
+        const byName = async () => new Map((await client.listTools()).tools.map((t) => [t.name, t.inputSchema as { properties: Record<string, Record<string, unknown>> }]));
+        let tools = await byName();
+        const send = tools.get("send_message")!.properties;
+        // Labelled choices as oneOf {const, title, description}; the disabled channel left out.
+        expect(send.channel).toMatchObject({ type: "string", oneOf: [{ const: "slack.ops", description: "Ops room" }] });
+        // Depends on the sibling channel: every channel's peers (the run-time check narrows them).
+        expect((send.target!.oneOf as { const: string }[]).map((o) => o.const)).toEqual(["research", "@li", "@marta"]);
+        const notify = tools.get("notify_group")!.properties;
+        expect(notify.priority).toMatchObject({ type: "string", enum: era === "modern" ? ["p1", "p2"] : ["urgent-modern", "p1", "p2"] });
+        expect(tools.get("notify_group")).toBeDefined();
+        // A parameter without a domain is as declared.
+        expect(send.text!.enum).toBeUndefined();
+
+        await new Promise((r) => setTimeout(r, 300));
+        config = RuntimeConfigSchema.parse({ ...config, lists: { priorities: [`urgent-${era}`, "p1", "p2"] } });
+        tools = await byName();
+        expect(tools.get("notify_group")!.properties.priority!.enum).toEqual([`urgent-${era}`, "p1", "p2"]);
+        // Connected clients hear of it (the endpoint looks every 2 s while someone listens).
+        const priorities = (list: Tool[] | undefined) => (list?.find((t) => t.name === "notify_group")?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined)?.priority?.enum;
+        await waitFor("a list_changed after the config edit", () => (priorities(refreshed)?.includes(`urgent-${era}`) ? true : undefined), 6_000);
+
+        const bad = await client.callTool({ name: "send_message", arguments: { channel: "telegram.alerts", target: "@li", text: "x" } });
+        expect(bad.isError).toBe(true);
+        expect(JSON.stringify(bad.content)).toMatch(/telegram\.alerts.*is disabled/);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("a domain without choices (no agent configured) or an unknown list leaves the schema as declared", async () => {
+    const studio = makeStudio(new MutableSource("test-up"));
+    const client = await connect(studio, "modern");
+    try {
+      const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
+      const declared = new Map((await studio.registry.list()).map((s) => [s.name, s.inputSchema]));
+      for (const name of ["send_message", "notify_group", "clear_outbox"]) expect(tools.get(name)!.inputSchema, name).toEqual(declared.get(name));
+      expect(tools.get("send_message")!._meta?.[META.paramDomains]).toEqual({ channel: "channel_refs", target: "peer_targets" });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("resumable streams (2025-era sessions)", () => {
   /** Reads SSE events from a stream until `until` says stop (or it ends). */
   async function readEvents(body: ReadableStream<Uint8Array>, until: (e: { id?: string; retry?: number; data?: unknown }) => boolean) {
@@ -377,13 +470,7 @@ describe("resumable streams (2025-era sessions)", () => {
 });
 
 describe("prompts and resources of the configured servers", () => {
-  let manager: McpManager;
-  beforeAll(async () => {
-    manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
-    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true }]);
-    await manager.settled(15_000);
-  }, 30_000);
-  afterAll(() => manager?.close());
+  const manager = exampleServer(true);
 
   for (const era of ["modern", "legacy"] as const) {
     it(`are re-offered to a ${era === "modern" ? "2026-07-28" : "2025-era"} client: prompts named like tools, resources by their URI, completions routed`, async () => {
@@ -417,33 +504,157 @@ describe("prompts and resources of the configured servers", () => {
     });
   }
 
-  it("are not offered where the process holds no connections (a web instance with STUDIO_WORKER=off)", async () => {
-    const studio = makeStudio(new MutableSource("test-up"), { settled: async () => {} });
-    const client = await connect(studio, "legacy");
+  for (const era of ["modern", "legacy"] as const) {
+    it(`a ${era === "modern" ? "2026-07-28" : "2025-era"} client hears when a server's prompts or resources change (list_changed relayed)`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      let prompts: Prompt[] | undefined;
+      let resources: Resource[] | undefined;
+      const client = await connect(studio, era, undefined, undefined, { prompts: (p) => (prompts = p), resources: (r) => (resources = r) });
+      try {
+        expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, resources: { listChanged: true } });
+        await client.listPrompts();
+        await new Promise((r) => setTimeout(r, 300));
+        await client.callTool({ name: "ex__add_prompt", arguments: { name: `added_${era}` } });
+        const p = await waitFor("a prompts/list_changed refresh", () => (prompts?.some((x) => x.name === `ex__added_${era}`) ? prompts : undefined));
+        expect(p.map((x) => x.name)).toContain("ex__test_simple_prompt");
+        await client.callTool({ name: "ex__add_resource", arguments: { name: era } });
+        await waitFor("a resources/list_changed refresh", () => (resources?.some((x) => x.uri === `test://added/${era}`) ? resources : undefined));
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("a server added or removed changes the prompts and resources, and connected clients hear of it", async () => {
+    const own = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
     try {
-      expect(client.getServerCapabilities()?.prompts).toBeUndefined();
-      expect(client.getServerCapabilities()?.resources).toBeUndefined();
+      await own.sync([]);
+      const studio = makeStudio(own.source(), own);
+      let prompts: Prompt[] | undefined;
+      let resources: Resource[] | undefined;
+      const client = await connect(studio, "legacy", undefined, undefined, { prompts: (p) => (prompts = p), resources: (r) => (resources = r) });
+      try {
+        expect((await client.listPrompts()).prompts).toEqual([]);
+        await new Promise((r) => setTimeout(r, 300));
+        await own.sync([{ name: "late", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true }]);
+        await waitFor("prompts of the added server", () => (prompts?.some((x) => x.name === "late__test_simple_prompt") ? true : undefined), 15_000);
+        await waitFor("resources of the added server", () => (resources?.some((x) => x.uri === "test://static-text") ? true : undefined), 15_000);
+        await own.sync([]);
+        await waitFor("no prompts once it is removed", () => (prompts?.length === 0 ? true : undefined));
+        await waitFor("no resources once it is removed", () => (resources?.length === 0 ? true : undefined));
+      } finally {
+        await client.close();
+      }
     } finally {
-      await client.close();
+      await own.close();
+    }
+  }, 30_000);
+
+  it("are not offered where the process holds no connections (a web instance with STUDIO_WORKER=off): asked anyway, -32601 says why and where they are", async () => {
+    const directory = new McpDirectory(db.prisma, { servers: () => [], notifier: null });
+    await directory.start();
+    try {
+      const studio = makeStudio(directory.source(), directory);
+      const client = await connect(studio, "legacy");
+      try {
+        expect(client.getServerCapabilities()?.prompts).toBeUndefined();
+        expect(client.getServerCapabilities()?.resources).toBeUndefined();
+        expect(client.getServerCapabilities()?.completions).toBeUndefined();
+      } finally {
+        await client.close();
+      }
+      for (const [method, params] of [
+        ["prompts/list", {}],
+        ["prompts/get", { name: "ex__test_simple_prompt" }],
+        ["resources/list", {}],
+        ["resources/read", { uri: "test://static-text" }],
+        ["resources/templates/list", {}],
+        ["completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } }],
+      ] as const) {
+        const res = await rawRpc(studio, modernRequest(URL_, method, params, "uri" in params ? { "mcp-name": params.uri } : {}));
+        expect(res.error, method).toMatchObject({ code: -32601, message: expect.stringMatching(/STUDIO_WORKER=off/) });
+        expect(res.error!.message).toContain(method);
+      }
+      // Tools are listed there as everywhere.
+      expect((await rawList(studio)).result!.tools.length).toBeGreaterThan(0);
+    } finally {
+      await directory.close();
     }
   });
 });
 
+describe("a configured server's log messages and progress during a call, forwarded to the /api/mcp client", () => {
+  const manager = exampleServer(false);
+
+  /** Calls the fixture that logs three info messages; the messages the client got. */
+  async function logsOf(client: Client, meta?: Record<string, unknown>): Promise<{ level: string; logger?: string; data: unknown }[]> {
+    const got: { level: string; logger?: string; data: unknown }[] = [];
+    client.setNotificationHandler("notifications/message", (n) => void got.push(n.params));
+    const res = await client.callTool({ name: "test_tool_with_logging", arguments: {}, ...(meta ? { _meta: meta } : {}) });
+    expect(JSON.stringify(res.content)).toContain("Tool with logging executed successfully");
+    await new Promise((r) => setTimeout(r, 100));
+    return got;
+  }
+
+  const MESSAGES = ["Tool execution started", "Tool processing data", "Tool execution completed"];
+
+  it("2025-era session: forwarded as notifications/message, respecting logging/setLevel", async () => {
+    // The example server speaks 2026-07-28 to the studio and logs only from the level a request
+    // names: the studio asks for them (io.modelcontextprotocol/logLevel) for a client that takes them.
+    expect(manager.state("ex")?.protocolVersion).toBe("2026-07-28");
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, "legacy");
+    try {
+      expect(client.getServerCapabilities()?.logging).toEqual({});
+      await client.setLoggingLevel("debug");
+      const all = await logsOf(client);
+      expect(all.map((m) => m.data)).toEqual(MESSAGES);
+      expect(all.every((m) => m.level === "info" && m.logger === "example")).toBe(true);
+      await client.setLoggingLevel("warning");
+      expect(await logsOf(client)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("2026-07-28 client: forwarded from the level its request names (io.modelcontextprotocol/logLevel), none without one", async () => {
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, "modern");
+    try {
+      expect((await logsOf(client, { [LOG_LEVEL_META_KEY]: "info" })).map((m) => m.data)).toEqual(MESSAGES);
+      expect(await logsOf(client, { [LOG_LEVEL_META_KEY]: "error" })).toEqual([]);
+      expect(await logsOf(client)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  for (const era of ["modern", "legacy"] as const) {
+    it(`progress of the server reaches a ${era === "modern" ? "2026-07-28" : "2025-era"} client that asked for it`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const client = await connect(studio, era);
+      try {
+        const seen: { progress: number; total?: number; message?: string }[] = [];
+        await client.callTool({ name: "test_tool_with_progress", arguments: {} }, { onprogress: (p) => void seen.push(p) });
+        expect(seen.map((p) => p.progress)).toEqual([0, 50, 100]);
+        expect(seen.at(-1)).toMatchObject({ total: 100, message: "100%" });
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
 describe("a configured server's requests for input during a call, relayed to the /api/mcp client", () => {
-  let manager: McpManager;
-  beforeAll(async () => {
-    manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
-    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: false }]);
-    await manager.settled(15_000);
-  }, 30_000);
-  afterAll(() => manager?.close());
+  const manager = exampleServer(false);
 
   const textOf = (r: Awaited<ReturnType<Client["callTool"]>>) => JSON.stringify(r.content);
   const auditOf = async (runId: string) => (await db.prisma.auditEntry.findMany({ where: { action: "run.input" } })).filter((e) => JSON.stringify(e.detail).includes(runId));
 
-  it("a client that declared elicitation answers it (accept): the server gets its answer unchanged, the run waited as input_required, the answer is audited (run.input)", async () => {
+  for (const era of ["legacy", "modern"] as const)
+  it(`a ${era === "modern" ? "2026-07-28 client (input_required, then its retry with inputResponses)" : "2025-era client (a request on the call)"} that declared elicitation answers it (accept): the server gets its answer unchanged, the run waited as input_required, the answer is audited (run.input)`, async () => {
     const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, "legacy", undefined, { elicitation: {} });
+    const client = await connect(studio, era, undefined, { elicitation: {} });
     const seen: unknown[] = [];
     let waiting: string | undefined;
     client.setRequestHandler("elicitation/create", async (request) => {
@@ -465,9 +676,10 @@ describe("a configured server's requests for input during a call, relayed to the
     }
   });
 
-  it("a decline goes back as a decline; sampling is relayed to a client that declared it", async () => {
+  for (const era of ["legacy", "modern"] as const)
+  it(`${era === "modern" ? "2026-07-28" : "2025-era"}: a decline goes back as a decline; sampling is relayed to a client that declared it`, async () => {
     const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, "legacy", undefined, { elicitation: {}, sampling: {} });
+    const client = await connect(studio, era, undefined, { elicitation: {}, sampling: {} });
     client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
     client.setRequestHandler("sampling/createMessage", async (request) => ({
       role: "assistant",
@@ -487,12 +699,68 @@ describe("a configured server's requests for input during a call, relayed to the
     }
   });
 
-  for (const [what, era, capabilities] of [
-    ["a client without the capability", "legacy", undefined],
-    ["a 2026-07-28 client (no server-to-client requests during a call: not relayed yet)", "modern", { elicitation: {}, sampling: {} }],
-  ] as const) it(`${what}: the server's request is declined (sampling refused) at once, as before`, async () => {
+  describe("2026-07-28 round trips, raw", () => {
+    type Step = { resultType?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; requestState?: string; content?: { text: string }[] };
+    /** A tools/call of a 2026-07-28 client that declared elicitation, as it goes on the wire. */
+    const person = (actor: string): Principal => ({ via: "token", role: "runner", userId: null, actor, name: actor, tokenId: null, tokenName: null });
+    async function send(studio: McpStudio, params: Record<string, unknown>, actor = "raw-caller") {
+      const body = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "test_elicitation",
+          arguments: { message: "Name?" },
+          ...params,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+            "io.modelcontextprotocol/clientInfo": { name: "raw-client", version: "0" },
+          },
+        },
+      };
+      const request = new Request(URL_, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "test_elicitation" },
+        body: JSON.stringify(body),
+      });
+      return rawRpc<Step>(studio, request, person(actor));
+    }
+
+    it("input_required names the server's request; a bad answer, a stranger's retry and an unknown requestState are -32602 with the reason; the right answer completes the call", async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const first = await send(studio, {});
+      expect(first.result).toMatchObject({ resultType: "input_required", requestState: expect.any(String) });
+      const [key, asked] = Object.entries(first.result!.inputRequests!)[0]!;
+      expect(asked).toMatchObject({ method: "elicitation/create", params: { message: "Name?" } });
+      const state = first.result!.requestState!;
+
+      const unknown = await send(studio, { requestState: "not-a-flow", inputResponses: { [key]: { action: "decline" } } });
+      expect(unknown.error?.code).toBe(-32602);
+      expect(unknown.error?.message).toMatch(/names no call of this tool waiting for input here/);
+      const stranger = await send(studio, { requestState: state, inputResponses: { [key]: { action: "decline" } } }, "someone-else");
+      expect(stranger.error?.code).toBe(-32602);
+
+      const notAnAnswer = await send(studio, { requestState: state, inputResponses: { [key]: { hello: 1 } } });
+      expect(notAnAnswer.error).toMatchObject({ code: -32602, message: expect.stringMatching(/not an elicitation result/) });
+      const missingField = await send(studio, { requestState: state, inputResponses: { [key]: { action: "accept", content: { username: "ada" } } } });
+      expect(missingField.error).toMatchObject({ code: -32602, message: expect.stringMatching(/email/) });
+
+      // A retry without the answer is asked again; then the answer completes the call.
+      const again = await send(studio, { requestState: state });
+      expect(again.result?.resultType).toBe("input_required");
+      const key2 = Object.keys(again.result!.inputRequests!)[0]!;
+      const done = await send(studio, { requestState: again.result!.requestState, inputResponses: { [key2]: { action: "accept", content: { username: "ada", email: "a@example.com" } } } });
+      expect(done.error).toBeUndefined();
+      expect(JSON.stringify(done.result?.content)).toContain('action=accept');
+      // The flow has ended: its requestState names nothing now.
+      expect((await send(studio, { requestState: state, inputResponses: {} })).error?.code).toBe(-32602);
+    });
+  });
+
+  for (const era of ["legacy", "modern"] as const) it(`a ${era === "modern" ? "2026-07-28" : "2025-era"} client without the capability: the server's request is declined (sampling refused) at once, as before`, async () => {
     const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, era, undefined, capabilities);
+    const client = await connect(studio, era);
     try {
       const started = Date.now();
       expect(textOf(await client.callTool({ name: "test_elicitation", arguments: { message: "m" } }))).toContain("User response: action=decline");

@@ -122,6 +122,14 @@ const stats = { calls: 0, cancelled: 0, completed: 0 };
 const liveInstances = new Set();
 /** Set once the HTTP handler exists: publishes list_changed to open subscriptions/listen streams. */
 let notifyToolsChanged = () => {};
+/** HTTP (2026-07-28 clients): tells the subscriptions/listen streams that prompts or resources changed. */
+let notifyListsChanged = () => {};
+
+/** The input of the tools that add something by name (add_tool, add_prompt, add_resource). */
+const NAME_INPUT = { type: "object", properties: { name: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" } }, required: ["name"] };
+function checkName(name) {
+  if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw invalidParams("Invalid arguments: name");
+}
 
 const sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
@@ -359,10 +367,10 @@ const tools = [
     def: {
       name: "add_tool",
       description: "Registers a new tool `name` (it echoes its input) and sends notifications/tools/list_changed.",
-      inputSchema: { type: "object", properties: { name: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" } }, required: ["name"] },
+      inputSchema: NAME_INPUT,
     },
     run: ({ name }) => {
-      if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw invalidParams("Invalid arguments: name");
+      checkName(name);
       if (tools.some((t) => t.def.name === name)) return { content: [text(`tool ${name} already exists`)], isError: true };
       tools.push({
         def: {
@@ -497,7 +505,9 @@ const conformanceTools = [
     def: { name: "test_tool_with_logging", description: "Conformance fixture: sends three log messages while it runs.", inputSchema: { type: "object", properties: {} } },
     run: async (_args, ctx) => {
       for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
-        await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", logger: "example", data } });
+        // ctx.mcpReq.log applies the client's level: logging/setLevel (2025-era), or the request's
+        // io.modelcontextprotocol/logLevel (2026-07-28, where a request without one gets none).
+        await ctx.mcpReq.log("info", data, "example");
         await sleep(50);
       }
       return { content: [text("Tool with logging executed successfully")] };
@@ -533,7 +543,44 @@ const conformanceTools = [
     run: (args) => ({ content: [text(JSON.stringify(args))] }),
   },
 ];
-if (CONFORMANCE) tools.push(...conformanceTools, ...askingTools);
+/** Tells every client, after this response has gone out, that the prompts or the resources changed. */
+function listsChanged(kind) {
+  setTimeout(() => {
+    for (const s of liveInstances) (kind === "prompts" ? s.sendPromptListChanged() : s.sendResourceListChanged()).catch(() => {});
+    notifyListsChanged(kind);
+  }, 10);
+}
+
+/** Tools that change this server's prompts and resources, and say so (prompts/list_changed, resources/list_changed). */
+const listChangingTools = [
+  {
+    def: {
+      name: "add_prompt",
+      description: "Adds a prompt `name` (no arguments) and sends notifications/prompts/list_changed.",
+      inputSchema: NAME_INPUT,
+    },
+    run: ({ name }) => {
+      checkName(name);
+      if (!prompts.some((p) => p.def.name === name)) prompts.push({ def: { name, description: "Added at run time by add_prompt." }, get: () => [{ role: "user", content: text(`Prompt ${name}.`) }] });
+      listsChanged("prompts");
+      return { content: [text(`added prompt ${name}`)] };
+    },
+  },
+  {
+    def: {
+      name: "add_resource",
+      description: "Adds a text resource test://added/<name> and sends notifications/resources/list_changed.",
+      inputSchema: NAME_INPUT,
+    },
+    run: ({ name }) => {
+      checkName(name);
+      RESOURCES[`test://added/${name}`] = { mimeType: "text/plain", text: `Resource ${name}.` };
+      listsChanged("resources");
+      return { content: [text(`added resource ${name}`)] };
+    },
+  },
+];
+if (CONFORMANCE) tools.push(...conformanceTools, ...askingTools, ...listChangingTools);
 
 // ---------------------------------------------------------------- resources (resources/read)
 
@@ -600,7 +647,7 @@ function createServer(context) {
   const server = new Server(
     { name: "tool-studio-example", version: "1.0.0", title: "Tool Studio example server" },
     {
-      capabilities: CONFORMANCE ? { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, completions: {} } : { tools: { listChanged: true }, resources: {} },
+      capabilities: CONFORMANCE ? { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } : { tools: { listChanged: true }, resources: {} },
       instructions: "An example server that exercises Tool Studio.",
     },
   );
@@ -653,6 +700,7 @@ function createServer(context) {
 if (httpPort !== undefined) {
   const handler = createMcpHandler((ctx) => createServer(ctx), { onerror: (e) => log("error:", e.message) });
   notifyToolsChanged = () => handler.notify.toolsChanged();
+  notifyListsChanged = (kind) => (kind === "prompts" ? handler.notify.promptsChanged() : handler.notify.resourcesChanged());
   const httpServer = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
     if (url.pathname !== "/mcp") {

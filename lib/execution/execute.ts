@@ -3,7 +3,7 @@ import type { Prisma } from "../db/generated/client";
 import type { Registry } from "../registry/registry";
 import type { ClaimedRun, InFinalTransaction, RunStore, RunOutcome, RunStart } from "../runs/store";
 import type { Run, RunOrigin } from "../runs/types";
-import type { ProgressUpdate, RegisteredTool } from "../tools/define";
+import type { LogLevel, LogMessage, ProgressUpdate, RegisteredTool } from "../tools/define";
 import { isErrorNamed, isToolError, ToolError, toToolError, type ErrorKind } from "../tools/errors";
 import { specHash } from "../tools/hash";
 import type { ContentBlock, ToolOutput } from "../tools/output";
@@ -52,6 +52,11 @@ export interface ExecuteRequest {
   onProgress?(update: ProgressUpdate): void;
   /** A server asked the caller for input during the run (elicitation, sampling), or such a request ended. */
   onInput?(event: InputEvent): void;
+  /**
+   * The caller takes the log messages a server sends during the run, from `level` up (an MCP
+   * client of /api/mcp). Not stored with the run; not carried to a worker (delegated runs).
+   */
+  logs?: { level: LogLevel; send(message: LogMessage): void };
   /**
    * The MCP client calling through /api/mcp declared elicitation and/or sampling: its servers'
    * requests of those kinds are relayed to it (the run waits as for a person). Without it, an
@@ -133,7 +138,7 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   // otherwise (an agent that cannot answer) they are refused at once.
   const askable = req.origin !== "mcp";
   const relay = askable ? undefined : req.relay;
-  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput, askable, relay }).finally(progress.stop);
+  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput, askable, relay, logs: req.logs }).finally(progress.stop);
   return withResultMeta(await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec), outcome);
 }
 
@@ -474,9 +479,10 @@ async function invoke(
   tool: RegisteredTool,
   start: RunStart,
   timeoutMs: number,
-  req: Pick<ExecuteRequest, "signal" | "onProgress" | "onInput" | "relay"> & { askable: boolean },
+  req: Pick<ExecuteRequest, "signal" | "onProgress" | "onInput" | "relay" | "logs"> & { askable: boolean },
 ): Promise<RunOutcome> {
   const controller = new AbortController();
+  const logs = req.logs;
   const untrack = trackRun(start.id, controller);
   const deadline = runDeadline(timeoutMs, () => controller.abort(new ToolError("timeout", `The tool did not finish within ${timeoutMs} ms.`)));
   const onCallerAbort = () => controller.abort(new ToolError("cancelled", "The caller cancelled the run."));
@@ -503,6 +509,7 @@ async function invoke(
           if (!controller.signal.aborted) req.onProgress?.(p);
         },
         ...(req.relay && !req.askable ? { asks: req.relay.kinds } : {}),
+        ...(logs ? { logs: { level: logs.level, send: (m: LogMessage) => void (controller.signal.aborted || logs.send(m)) } } : {}),
         requestInput: !req.askable && !req.relay ? undefined : async (request, opts) => {
           const relay = req.relay;
           deadline.pause();

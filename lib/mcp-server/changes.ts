@@ -8,12 +8,15 @@ import type { ToolSpec } from "../tools/spec";
  * each tool's name and definition, so a signal that changes nothing sends nothing. While someone
  * listens it also looks every `pollMs`, for sources without a signal.
  */
-export interface ToolListWatcherOptions {
-  list(): Promise<ToolSpec[]>;
+export interface ListWatcherOptions<T> {
+  list(): Promise<T[]>;
+  /** The list as one string: the same list gives the same string. */
+  fingerprint(items: readonly T[]): string;
   subscribe?(listener: () => void): () => void;
   onChange(): void;
   /** Whether anyone listens (polling only then). */
   active?(): boolean;
+  /** How often to look while someone listens (default 2 s; 0: only on signals). */
   pollMs?: number;
   /** Signals within this many ms are looked at together. */
   debounceMs?: number;
@@ -31,7 +34,10 @@ export function toolsFingerprint(specs: readonly ToolSpec[]): string {
   return specs.map((s) => `${s.name}\u0000${hashOf(s)}`).join("\u0001");
 }
 
-export class ToolListWatcher {
+export type ToolListWatcherOptions = Omit<ListWatcherOptions<ToolSpec>, "fingerprint">;
+
+/** Follows a list (tools, or the configured servers' prompts or resources) and says when it changed. */
+export class ListWatcher<T> {
   private last: string | undefined;
   private timer?: ReturnType<typeof setTimeout>;
   private poller?: ReturnType<typeof setInterval>;
@@ -39,7 +45,7 @@ export class ToolListWatcher {
   private checking: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly opts: ToolListWatcherOptions) {}
+  constructor(private readonly opts: ListWatcherOptions<T>) {}
 
   /** Takes the current list as the baseline and starts following changes. */
   start(): Promise<void> {
@@ -60,9 +66,9 @@ export class ToolListWatcher {
       if (this.closed) return;
       let now: string;
       try {
-        now = toolsFingerprint(await this.opts.list());
+        now = this.opts.fingerprint(await this.opts.list());
       } catch (err) {
-        console.warn("[tool-studio] MCP endpoint: could not list tools to look for changes:", err instanceof Error ? err.message : err);
+        console.warn("[tool-studio] MCP endpoint: could not list to look for changes:", err instanceof Error ? err.message : err);
         return;
       }
       const changed = this.last !== undefined && now !== this.last;
@@ -87,5 +93,12 @@ export class ToolListWatcher {
       this.check().catch(() => {});
     }, this.opts.debounceMs ?? 50);
     this.timer.unref?.();
+  }
+}
+
+/** The tools the endpoint lists, compared by each tool's name and definition. */
+export class ToolListWatcher extends ListWatcher<ToolSpec> {
+  constructor(opts: ToolListWatcherOptions) {
+    super({ ...opts, fingerprint: toolsFingerprint });
   }
 }

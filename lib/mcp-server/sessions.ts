@@ -68,10 +68,11 @@ export class LegacySessions {
     return stateless(request);
   }
 
-  /** Tells every session's client that the tool list changed (delivered on its GET stream, if it has one open). */
-  toolsChanged(): void {
+  /** Tells every session's client that a list changed (delivered on its GET stream, if it has one open). */
+  listChanged(kind: "tools" | "prompts" | "resources"): void {
     for (const s of this.sessions.values()) {
-      s.server.sendToolListChanged().catch((err: Error) => this.opts.onerror?.(err));
+      const sent = kind === "tools" ? s.server.sendToolListChanged() : kind === "prompts" ? s.server.sendPromptListChanged() : s.server.sendResourceListChanged();
+      sent.catch((err: Error) => this.opts.onerror?.(err));
     }
   }
 

@@ -1,4 +1,4 @@
-import { Client, type Implementation } from "@modelcontextprotocol/client";
+import { Client, LOG_LEVEL_META_KEY, type Implementation } from "@modelcontextprotocol/client";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
 import { inputTimeoutMs } from "../execution/pending-input";
 import type { RegisteredTool, ToolContext } from "../tools/define";
@@ -8,6 +8,7 @@ import type { ToolSpec } from "../tools/spec";
 import { backoffDelay, type BackoffOptions } from "./backoff";
 import { askElicitation, askSampling, CLIENT_CAPABILITIES, toElicitation, toSampling } from "./client-requests";
 import { isNetworkFailure, toMcpToolError } from "./errors";
+import { logLevelAtLeast, toLogMessage } from "./log-messages";
 import { RAW, toResourceContents, toToolOutput, toToolSpec } from "./mapping";
 import type { StdioServerProcess } from "./process";
 import { StderrTail } from "./stderr";
@@ -52,7 +53,9 @@ export interface McpConnectionStatus {
 
 export type McpConnectionEvent =
   | { type: "state"; server: string; status: McpConnectionStatus }
-  | { type: "tools"; server: string; tools: ToolSpec[]; excluded: McpExcludedTool[] };
+  | { type: "tools"; server: string; tools: ToolSpec[]; excluded: McpExcludedTool[] }
+  /** The server said its prompts or resources changed (list_changed); they are not kept here, so nothing else changed. */
+  | { type: "lists"; server: string; kind: "prompts" | "resources" };
 
 export type McpConnectionListener = (event: McpConnectionEvent) => void;
 
@@ -287,7 +290,9 @@ export class McpConnection {
           log: this.log.bind(this),
         });
       } else {
-        result = await client.request({ method: "tools/call", params: { name: tool, arguments: args } }, RAW, {
+        // A 2026-07-28 server sends log messages only when the request names a level (2025-era: after logging/setLevel, or all).
+        const logLevel = ctx.logs && client.getProtocolEra() === "modern" ? { _meta: { [LOG_LEVEL_META_KEY]: ctx.logs.level } } : {};
+        result = await client.request({ method: "tools/call", params: { name: tool, arguments: args, ...logLevel } }, RAW, {
           signal: ctx.signal,
           timeout,
           resetTimeoutOnProgress: true,
@@ -384,6 +389,9 @@ export class McpConnection {
               else this.relistWhenConnected = true;
             },
           },
+          // Passed on for /api/mcp, which re-offers them (lib/mcp-server/changes.ts).
+          prompts: { autoRefresh: false, debounceMs: 50, onChanged: () => gen === this.generation && this.emit({ type: "lists", server: this.name, kind: "prompts" }) },
+          resources: { autoRefresh: false, debounceMs: 50, onChanged: () => gen === this.generation && this.emit({ type: "lists", server: this.name, kind: "resources" }) },
         },
       });
       const c = client;
@@ -430,6 +438,7 @@ export class McpConnection {
   private handleServerRequests(c: Client): void {
     c.setRequestHandler("elicitation/create", (request, hctx) => askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
     c.setRequestHandler("sampling/createMessage", (request, hctx) => askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
+    c.setNotificationHandler("notifications/message", (n) => this.onLogMessage(n.params));
     c.setRequestHandler("roots/list", () => ({ roots: (this.config.roots ?? []).map((r) => (r.name ? { uri: r.uri, name: r.name } : { uri: r.uri })) }));
   }
 
@@ -445,6 +454,17 @@ export class McpConnection {
     // Several calls of the same person: the oldest gets it (they answer it either way).
     if (calls.every((x) => x.actor === calls[0].actor)) return calls[0];
     return `${calls.length} calls of different people are in flight on this server and the request does not say which one it is for`;
+  }
+
+  /**
+   * A log message from the server goes to the call it belongs to, when that call's caller takes
+   * them (an /api/mcp client): told as for requests for input (callAsking), else dropped.
+   */
+  private onLogMessage(params: unknown): void {
+    const call = this.callAsking();
+    if (typeof call === "string" || !call.logs) return;
+    const message = toLogMessage(params, this.name);
+    if (message && logLevelAtLeast(message.level, call.logs.level)) call.logs.send(message);
   }
 
   /** `attempt` in the background; it handles its own failures (state "failed", a retry), so this is a last resort. */

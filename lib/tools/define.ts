@@ -11,6 +11,17 @@ export interface ProgressUpdate {
   message?: string;
 }
 
+/** The MCP log levels (RFC 5424 severities), least severe first. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A log message a server sent during a call (MCP `notifications/message`), checked and bounded. */
+export interface LogMessage {
+  level: LogLevel;
+  logger?: string;
+  data: unknown;
+}
+
 /** What a running tool gets besides its arguments. */
 export interface ToolContext {
   /** Aborted on timeout or cancel: long work must watch it. */
@@ -32,6 +43,11 @@ export interface ToolContext {
   requestInput?(request: InputRequest, opts: { server: string; signal?: AbortSignal; params?: Record<string, unknown> }): Promise<InputResult>;
   /** Which kinds of request `requestInput` takes (a relaying MCP client declared only some); all when absent. */
   asks?: { elicitation: boolean; sampling: boolean };
+  /**
+   * Where a server's log messages during the call go (the /api/mcp client that made it), from
+   * `level` up. Absent when nobody listens: servers are then not asked for them.
+   */
+  logs?: { level: LogLevel; send(message: LogMessage): void };
 }
 
 /** A tool the registry can call: its spec and how to invoke it. */
