@@ -1,6 +1,6 @@
 // npm run bench:instances: the web tier on one and on two instances, measured in one run.
 //
-// One fresh PostgreSQL database; instance A (the production build, `next start`), then A and B,
+// One fresh PostgreSQL database; instance A (the production build, `npm start`: scripts/server.mjs), then A and B,
 // each phase behind the same small round-robin proxy on loopback (tests/helpers/round-robin.ts)
 // so both pay the same hop. BENCH_INSTANCES_CLIENTS clients (32) call `add` through
 // POST /api/tools/add/run for BENCH_INSTANCES_SECONDS (15) per phase, after a 3 s warm-up.

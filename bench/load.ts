@@ -1,6 +1,6 @@
 // npm run bench:load: the studio under sustained load, and nothing lost.
 //
-// Starts the production build (`next start`) on a fresh PostgreSQL database (BENCH_LOAD_DB=pglite:
+// Starts the production build (`npm start`: scripts/server.mjs) on a fresh PostgreSQL database (BENCH_LOAD_DB=pglite:
 // the embedded database instead), then BENCH_LOAD_CLIENTS clients (200) call `add` through
 // POST /api/tools/add/run for BENCH_LOAD_SECONDS (60) with a runner's API token, each call marked
 // by its arguments (client, sequence). Reports the answers' statuses, latency p50/p95/p99, runs/s,

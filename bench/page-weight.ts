@@ -1,7 +1,7 @@
 // npm run bench (last step): how much JavaScript does each page make the browser fetch before
 // anyone touches it? Issue 12's target: at most 250 KiB gzipped on every page.
 //
-// Starts the built studio (`next start`) on a fresh PostgreSQL database, makes two runs of the
+// Starts the built studio (`npm start`: scripts/server.mjs) on a fresh PostgreSQL database, makes two runs of the
 // built-in `add` tool (for /runs/[id] and /runs/compare), then opens every page route under app/
 // in Chromium and sums the script resources it loads up to the load event and until no script has
 // been requested for 2.5 quiet seconds after it and an idle main thread (what hydration and effects

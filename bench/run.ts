@@ -7,7 +7,7 @@
 //   3. floor-http — the physical floor: a plain node:http handler doing one INSERT (bench/floor/http.mjs)
 //   4. floor-next — the framework floor: a bare Next.js route handler doing one INSERT
 //                   (bench/floor/next, built here when its build is older than its sources)
-//   5. http     — POST /api/tools/add/run on `node scripts/studio.mjs` (next start), capture included
+//   5. http     — POST /api/tools/add/run on `node scripts/studio.mjs` (scripts/server.mjs), capture included
 //   6. mcp      — the same `add` on an MCP server (bench/fixtures/mcp-bench-server.mjs), proxied by the
 //                 studio over stdio and Streamable HTTP, and called straight from an SDK client
 //                 (issue 12 item 3: a proxied call adds at most 1 ms p50 over the built-in tool)
@@ -753,7 +753,7 @@ async function main(): Promise<number> {
   const build = buildInfo();
   const fixture = await startMcpFixture();
   const server = await startStudio(httpDb.url, benchConfig(fixture.url));
-  const http = await measure("http", "POST /api/tools/add/run (next start)", studioCall(server, "add"), loadOpts);
+  const http = await measure("http", "POST /api/tools/add/run (studio)", studioCall(server, "add"), loadOpts);
 
   // 6. Proxied MCP (item 3): the same `add` on an MCP server, through the studio and straight from an SDK client.
   await waitForMcpTools(server);
