@@ -1,4 +1,6 @@
 import { expect, test } from "@playwright/test";
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
 
 // The HTTP API exactly as documented in the README.
 
@@ -126,4 +128,44 @@ test("replayOf links a run to the one it replays", async ({ request }) => {
   const { run } = await (await request.post("/api/tools/add/run", { data: { arguments: { a: 1, b: 1 } } })).json();
   const again = await (await request.post("/api/tools/add/run", { data: { arguments: run.arguments, replayOf: run.id } })).json();
   expect(again.run.replayOf).toBe(run.id);
+});
+
+// scripts/server.mjs hands these two routes to their handlers before Next's router: what Next
+// gave every response must still be there.
+test("the hot routes (POST /api/tools/{name}/run, GET /api/tools) served outside Next's router: the config's headers, the list gzipped, a streamed run cancelled when its caller goes away", async ({ request, baseURL }) => {
+  const AUTH = { authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}` };
+  for (const res of [await request.post("/api/tools/add/run", { data: { arguments: { a: 1, b: 2 } } }), await request.get("/api/tools")]) {
+    expect(res.status()).toBe(200);
+    expect(res.headers()).toMatchObject({ "x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "same-origin" });
+  }
+
+  // The list, as a client that takes gzip gets it: compressed, and the same JSON once inflated.
+  const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+    http
+      .get(`${baseURL}/api/tools`, { headers: { ...AUTH, "accept-encoding": "gzip" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+  expect(raw.encoding).toBe("gzip");
+  const listed = await (await request.get("/api/tools")).json();
+  expect(JSON.parse(gunzipSync(raw.body).toString("utf8"))).toEqual(listed);
+
+  // A streamed run whose caller goes away after it started is cancelled, as under Next.
+  const aborted = new AbortController();
+  const res = await fetch(`${baseURL}/api/tools/slow_count/run`, {
+    method: "POST",
+    headers: { ...AUTH, "content-type": "application/json", accept: "application/x-ndjson" },
+    body: JSON.stringify({ arguments: { steps: 50, delayMs: 200 } }),
+    signal: aborted.signal,
+  });
+  const reader = res.body!.getReader();
+  const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split("\n")[0]!) as { type: string; runId: string };
+  expect(first.type).toBe("started");
+  aborted.abort();
+  await expect
+    .poll(async () => (await (await request.get(`/api/runs/${first.runId}`)).json()).run.status, { timeout: 15_000 })
+    .toBe("cancelled");
 });
