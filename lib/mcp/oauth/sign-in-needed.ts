@@ -1,7 +1,7 @@
 import { UnauthorizedError } from "@modelcontextprotocol/client";
 
 /** What a server's state says while a person has to sign in (the "Sign in" button on its page). */
-export const SIGN_IN_REQUIRED = "Sign-in required: the server asks for OAuth authorization. An admin signs in from the server's page.";
+export const SIGN_IN_REQUIRED = "Sign-in required: the server asks for OAuth authorization. An admin signs the studio in with Sign in.";
 
 /**
  * True when the SDK gave up for want of a browser sign-in: the server answered 401 and no stored
