@@ -11,6 +11,7 @@ import { McpManager } from "@/lib/mcp/source";
 import type { ToolContext } from "@/lib/tools/define";
 import { asHttpError, beginServerSignIn, completeServerSignIn, serverSignedIn, serverSignOut, type ServerOAuthDeps } from "@/lib/servers/oauth";
 import { httpFailure } from "@/tests/helpers/http-error";
+import { serveFetch } from "@/tests/helpers/mcp-http";
 import { consentAtProvider, startOAuthFixture, type OAuthFixture } from "@/tests/helpers/oauth-servers";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
@@ -173,6 +174,20 @@ describe("OAuth for a remote MCP server", () => {
     expect(await httpFailureOf(beginServerSignIn(deps, "nope", who))).toMatchObject({ status: 404, message: 'No MCP server named "nope".' });
     expect(await httpFailureOf(beginServerSignIn(deps, "local", who))).toMatchObject({ status: 409, message: expect.stringContaining("stdio") });
     expect(await httpFailureOf(beginServerSignIn(deps, "plain", who))).toMatchObject({ status: 409, message: expect.stringContaining('"oauth": false') });
+  });
+
+  it("a server that answers 401 without speaking OAuth says so, and how to give it a fixed credential", async () => {
+    const plain = await serveFetch(async () => new Response("no", { status: 401 }), "/mcp");
+    const other = new McpManager({ backoff: { initialMs: 60_000, maxMs: 60_000 }, oauth: (s) => connectionProvider(oauth, s) });
+    try {
+      await other.sync([{ name: "keyed", transport: "http", url: plain.url.href, headers: {}, enabled: true }]);
+      const s = await other.connection("keyed")!.waitFor((st) => st.state === "failed", 15_000);
+      expect(s.authRequired).toBeUndefined();
+      expect(s.error).toMatch(/^The server answered 401 and OAuth could not start: .+\. A server that takes a fixed credential instead needs it in "headers", with "oauth": false\.$/);
+    } finally {
+      await other.close();
+      await plain.close();
+    }
   });
 
   it("signs out: the tokens are forgotten (audited) and the server needs a sign-in again", async () => {

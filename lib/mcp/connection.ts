@@ -15,7 +15,7 @@ import { callAsTask, serverRunsToolTasks, taskProgress, taskSupportOf } from "./
 import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
 import { createTransport, type McpServerConfig } from "./transport";
 import { mcpParamHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
-import { isSignInNeeded, SIGN_IN_REQUIRED } from "./oauth/sign-in-needed";
+import { isSignInNeeded, oauthFailure, SIGN_IN_REQUIRED } from "./oauth/sign-in-needed";
 
 // Moved to their own modules; still importable from here.
 export { backoffDelay, type BackoffOptions } from "./backoff";
@@ -426,7 +426,7 @@ export class McpConnection {
       this.pendingClient = undefined;
       const exit = this.serverProcess?.exitDescription;
       this.authRequired = isSignInNeeded(err);
-      this.fail(this.authRequired ? SIGN_IN_REQUIRED : `${describe(err)}${exit ? ` (the server process ${exit})` : ""}`);
+      this.fail(this.authRequired ? SIGN_IN_REQUIRED : (oauthFailure(err) ?? `${describe(err)}${exit ? ` (the server process ${exit})` : ""}`));
       // In the background: ending a stuck process can take a few seconds (stdin, then SIGTERM, then SIGKILL).
       client?.close().catch(() => {
         // the attempt has failed already; an error closing its client adds nothing
