@@ -206,6 +206,16 @@ describe("OAuth for a remote MCP server", () => {
     expect((await whoami()).content).toEqual([{ type: "text", text: "signed in as alice" }]);
     expect((await row()).client).toBe(client);
   }, 30_000);
+
+  it("a call whose expired token cannot be refreshed any more fails as permission_denied and the server needs a sign-in", async () => {
+    expect(mcp.state("secure")?.state).toBe("connected");
+    // The tokens are gone from the database (revoked elsewhere): once the access token expires, nothing gets past the 401.
+    await oauth.store.forget("secure", "tokens");
+    await new Promise((r) => setTimeout(r, (TTL_S + 1.5) * 1000));
+    await expect(whoami()).rejects.toMatchObject({ kind: "permission_denied", message: expect.stringContaining("Sign-in required") });
+    const s = await mcp.connection("secure")!.waitFor((st) => st.state === "failed" && !!st.authRequired, 15_000);
+    expect(s.error).toBe(SIGN_IN_REQUIRED);
+  }, 30_000);
 });
 
 /** The HTTP error a sign-in step fails with (asHttpError maps OAuthFlowError). */
