@@ -9,6 +9,7 @@ import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
 import { reportError } from "@/components/ui/report-error";
 import { scrollRegion } from "@/components/ui/scroll-region";
+import { OAuthButtons } from "./OAuthButtons";
 
 const STATE_TONE: Record<string, Tone> = { connected: "success", connecting: "primary", failed: "danger", disconnected: "neutral" };
 const field = "h-8 w-full rounded-md border bg-background px-2";
@@ -177,12 +178,17 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
       ) : (
         <ul className="space-y-2" aria-label="Servers">
           {servers.map((s) => (
-            <li key={s.name} data-testid="server" data-state={s.state}>
+            <li key={s.name} data-testid="server" data-state={s.state} data-auth-required={s.authRequired ? "true" : undefined}>
               <Card>
                 <div className="flex flex-wrap items-center gap-2">
                   <span className="font-semibold">{s.name}</span>
                   <Badge>{s.transport}</Badge>
-                  <Badge tone={s.enabled ? STATE_TONE[s.state] ?? "neutral" : "neutral"} className="font-mono">{s.enabled ? s.state : "disabled"}</Badge>
+                  {s.enabled && s.authRequired ? (
+                    <Badge tone="warning" className="font-mono">sign-in required</Badge>
+                  ) : (
+                    <Badge tone={s.enabled ? STATE_TONE[s.state] ?? "neutral" : "neutral"} className="font-mono">{s.enabled ? s.state : "disabled"}</Badge>
+                  )}
+                  {s.enabled && s.authRequired && <OAuthButtons server={s.name} authRequired signedIn={false} canAdmin={canAdmin} reason={reason} />}
                   {s.protocolVersion && <Badge title="negotiated protocol version">{s.protocolVersion}</Badge>}
                   {s.serverInfo && <span className="text-muted-foreground">{s.serverInfo.name} {s.serverInfo.version}</span>}
                   <Link href={`/?source=${encodeURIComponent(`mcp:${s.name}`)}`} className="text-primary hover:underline">{s.toolCount} tool{s.toolCount === 1 ? "" : "s"}</Link>
@@ -211,7 +217,8 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
                     <Trash2 className="size-3.5" /> Remove
                   </button>
                 </div>
-                {s.error && <p className="mt-2 rounded-md border border-destructive/30 bg-destructive/5 px-2 py-1 text-destructive" data-testid="server-error">{s.error}</p>}
+                {s.error && !s.authRequired && <p className="mt-2 rounded-md border border-destructive/30 bg-destructive/5 px-2 py-1 text-destructive" data-testid="server-error">{s.error}</p>}
+                {s.error && s.authRequired && <p className="mt-2 rounded-md border border-warning/40 bg-warning/10 px-2 py-1" data-testid="server-signin">{s.error}</p>}
                 {s.excluded.length > 0 && (
                   <div className="mt-2 text-[12px]">
                     <span className="font-medium">Excluded tools:</span>

@@ -161,6 +161,8 @@ const BENIGN_BY_ROUTE: Record<string, Record<string, string>> = {
   "/api/servers/[name]/resources": { "[name]": NO_SERVER },
   "/api/servers/[name]/prompts": { "[name]": NO_SERVER },
   "/api/servers/[name]/prompts/get": { "[name]": NO_SERVER },
+  "/api/servers/[name]/oauth": { "[name]": NO_SERVER },
+  "/api/servers/[name]/oauth/callback": { "[name]": NO_SERVER },
   "/servers/[name]": { "[name]": NO_SERVER },
   "/api/tokens/[id]": { "[id]": NO_RUN },
   // Reads reach further with a tool that exists.

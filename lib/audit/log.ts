@@ -57,6 +57,10 @@
 //   server.add     target: the MCP server's name. detail: how it is reached (transport, url or
 //                  command), never credentials.
 //   server.remove  target: the MCP server's name. detail: optional { reason }.
+//   server.oauth.signin   target: the MCP server's name. detail: { url, refreshed? } — an admin
+//                  signed the studio in to the server (OAuth); never a token, code or verifier.
+//   server.oauth.signout  target: the MCP server's name. detail: { url, hadTokens } — its
+//                  tokens were forgotten.
 //   export         target: what was exported (e.g. "runs"). detail: { format, filter }.
 //   shape.change   target: tool name. actor: "system:inference". detail: { kind, revision, runId,
 //                  samples, changes: [words] } — a tool's observed output shape changed
@@ -74,7 +78,7 @@ import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 import { prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
 
-export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read", "run.input"] as const;
+export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read", "run.input", "server.oauth.signin", "server.oauth.signout"] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** prevHash of entry #1. */

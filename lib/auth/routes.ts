@@ -79,6 +79,11 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/servers/[name]/resources", { GET: "viewer" }),
   api("/api/servers/[name]/prompts", { GET: "viewer" }),
   api("/api/servers/[name]/prompts/get", { POST: "runner" }),
+  // OAuth for a remote server: signing the studio in (and out) is a server setting, like adding one.
+  // The callback is where the authorization server sends the admin's browser back (a cross-site
+  // navigation the door lets through for this path only); it finishes only the flow its caller started.
+  api("/api/servers/[name]/oauth", { POST: "admin", DELETE: "admin" }),
+  api("/api/servers/[name]/oauth/callback", { GET: "admin" }),
   api("/api/config", { GET: "viewer", PUT: "admin" }),
   api("/api/config/events", { GET: "viewer" }),
   api("/api/audit", { GET: "viewer" }),

@@ -73,6 +73,10 @@ export const McpServer = z.discriminatedUnion("transport", [
     transport: z.literal("http"),
     url: z.url(),
     headers: z.record(z.string(), z.string()).default({}),
+    oauth: z
+      .union([z.literal(false), z.strictObject({ scope: z.string().min(1).optional().describe("The scope to ask for (default: what the server's protected resource metadata lists).") })])
+      .optional()
+      .describe("OAuth per the MCP authorization spec (on unless false): when the server answers 401, an admin signs in from its page; tokens are kept encrypted in the database."),
     enabled: z.boolean().default(true),
     timeoutMs: z.number().int().positive().optional(),
     toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),

@@ -34,6 +34,11 @@ describe("request guard", () => {
     expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/api/runs/export" }), local)).toMatch(/Cross-site/);
     expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/api/auth/callback/oidc" }), local)).toBeNull();
     expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/runs" }), local)).toBeNull();
+    // An MCP server's OAuth callback: the authorization server sends the browser there; nothing else under it.
+    expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/api/servers/gh/oauth/callback" }), local)).toBeNull();
+    expect(checkRequest(req({ method: "POST", secFetchSite: "cross-site", pathname: "/api/servers/gh/oauth/callback" }), local)).toMatch(/Cross-site/);
+    expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/api/servers/gh/oauth" }), local)).toMatch(/Cross-site/);
+    expect(checkRequest(req({ method: "GET", secFetchSite: "cross-site", pathname: "/api/servers/gh/oauth/callback/x" }), local)).toMatch(/Cross-site/);
   });
 
   it("will not start off loopback without the names it is reached by", () => {

@@ -81,14 +81,18 @@ export function checkHost(hostHeader: string | null, cfg: GuardConfig): string |
   return `Host "${name.slice(0, 200)}" is not allowed. Reach the studio as localhost or 127.0.0.1, or add the name to STUDIO_ALLOWED_HOSTS (or set STUDIO_PUBLIC_URL).`;
 }
 
+/** An MCP server's OAuth callback (lib/mcp/oauth): the authorization server redirects the browser here. */
+const OAUTH_CALLBACK = /^\/api\/servers\/[^/]+\/oauth\/callback\/?$/;
+
 /** Null when the request may proceed; otherwise why it is refused (answered with 403). */
 export function checkRequest(req: GuardInput, cfg: GuardConfig): string | null {
   const badHost = checkHost(req.host, cfg);
   if (badHost) return badHost;
   const safe = SAFE_METHODS.has(req.method.toUpperCase());
   // Reads of the API from another site are refused too (an export must not stream to a link
-  // clicked elsewhere); the sign-in callback is the one API read another site sends the user to.
-  const apiRead = safe && req.pathname?.startsWith("/api/") && !req.pathname.startsWith("/api/auth/");
+  // clicked elsewhere); the sign-in callbacks (the studio's own, and an MCP server's OAuth
+  // callback, which checks its one-time state) are the API reads another site sends the user to.
+  const apiRead = safe && req.pathname?.startsWith("/api/") && !req.pathname.startsWith("/api/auth/") && !OAUTH_CALLBACK.test(req.pathname);
   if (req.secFetchSite === "cross-site" && (!safe || apiRead)) return "Cross-site requests are refused.";
   if (!safe) {
     if (req.origin === "null") return "Requests from an opaque origin are refused.";

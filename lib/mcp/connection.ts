@@ -1,4 +1,4 @@
-import { Client, LOG_LEVEL_META_KEY, type Implementation } from "@modelcontextprotocol/client";
+import { Client, LOG_LEVEL_META_KEY, type Implementation, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
 import { inputTimeoutMs } from "../execution/pending-input";
 import type { RegisteredTool, ToolContext } from "../tools/define";
@@ -16,6 +16,7 @@ import { callAsTask, serverRunsToolTasks, taskProgress, taskSupportOf } from "./
 import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
 import { createTransport, type McpServerConfig } from "./transport";
 import { mcpParamHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
+import { isSignInNeeded, oauthFailure, SIGN_IN_REQUIRED } from "./oauth/sign-in-needed";
 
 // Moved to their own modules; still importable from here.
 export { backoffDelay, type BackoffOptions } from "./backoff";
@@ -31,6 +32,8 @@ export interface McpConnectionStatus {
   state: McpConnectionState;
   /** Why the last attempt failed or the connection dropped (kept while reconnecting). */
   error?: string;
+  /** HTTP: the server wants OAuth and no token got past it: someone has to sign in (lib/mcp/oauth). */
+  authRequired?: boolean;
   /** The last lines the server wrote to stderr (stdio only), oldest first. */
   stderrTail: string[];
   /** The protocol version negotiated with the server (e.g. 2026-07-28, 2025-11-25). */
@@ -75,6 +78,8 @@ export interface McpConnectionOptions {
   /** Safety stop for a server whose tools/list cursors never end (default 1000 pages). */
   maxPages?: number;
   log?: (message: string) => void;
+  /** Streamable HTTP: the OAuth provider of each connection attempt (lib/mcp/oauth); none: no OAuth. */
+  oauth?: (config: McpServerConfig) => OAuthClientProvider | undefined;
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "tool-studio", version: "0.1.0" };
@@ -92,6 +97,7 @@ export class McpConnection {
 
   private state: McpConnectionState = "disconnected";
   private error?: string;
+  private authRequired = false;
   private failures = 0;
   private nextRetryAt?: Date;
   private connectedAt?: Date;
@@ -178,6 +184,7 @@ export class McpConnection {
       transport: this.config.transport,
       state: this.state,
       error: this.error,
+      ...(this.authRequired ? { authRequired: true } : {}),
       stderrTail: this.stderr.tail(),
       protocolVersion: this.protocolVersion,
       era: this.era,
@@ -302,6 +309,7 @@ export class McpConnection {
       }
     } catch (err) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
+      if (isSignInNeeded(err)) throw this.signInLost(client);
       const e = toMcpToolError(err, this.name);
       if (e.kind === "network") this.drop(client, `the call to ${tool} failed: ${describe(err)}`);
       throw e;
@@ -373,6 +381,7 @@ export class McpConnection {
         // A broken response stream means the server went away: fail its calls now and reconnect
         // (without this, only the next health check would notice, up to healthCheckMs later).
         onStreamBroken: (err) => this.onStreamBroken(gen, err),
+        authProvider: this.config.transport === "http" ? this.opts.oauth?.(this.config) : undefined,
       });
       this.serverProcess = serverProcess;
       client = new Client(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
@@ -413,6 +422,7 @@ export class McpConnection {
       this.client = c;
       this.failures = 0;
       this.error = undefined;
+      this.authRequired = false;
       this.connectedAt = new Date();
       this.watch(c, gen);
       this.setState("connected");
@@ -423,7 +433,8 @@ export class McpConnection {
       if (gen !== this.generation || this.closed) return;
       this.pendingClient = undefined;
       const exit = this.serverProcess?.exitDescription;
-      this.fail(`${describe(err)}${exit ? ` (the server process ${exit})` : ""}`);
+      this.authRequired = isSignInNeeded(err);
+      this.fail(this.authRequired ? SIGN_IN_REQUIRED : (oauthFailure(err) ?? `${describe(err)}${exit ? ` (the server process ${exit})` : ""}`));
       // In the background: ending a stuck process can take a few seconds (stdin, then SIGTERM, then SIGKILL).
       client?.close().catch(() => {
         // the attempt has failed already; an error closing its client adds nothing
@@ -493,6 +504,7 @@ export class McpConnection {
         const timeout = Math.min(every, 10_000);
         const probe = client.getProtocolEra() === "modern" ? client.discover({ timeout }) : client.ping({ timeout });
         probe.catch((err) => {
+          if (isSignInNeeded(err)) return void this.signInLost(client);
           const e = toMcpToolError(err, this.name);
           if (e.kind === "network" || e.kind === "timeout") this.drop(client, `the server stopped answering: ${describe(err)}`);
           else this.log(`health check failed (${e.kind}): ${describe(err)}`);
@@ -523,6 +535,13 @@ export class McpConnection {
     const why = exit ? `the server process ${exit}` : "the connection was closed";
     this.client = undefined;
     this.fail(why);
+  }
+
+  /** The server no longer takes the tokens and refreshing did not help: someone has to sign in again. */
+  private signInLost(client: Client): ToolError {
+    this.authRequired = true;
+    this.drop(client, SIGN_IN_REQUIRED);
+    return new ToolError("permission_denied", `MCP server "${this.name}" refused access: ${SIGN_IN_REQUIRED}`);
   }
 
   /** A live connection turned out dead: close it and reconnect with backoff. */

@@ -94,6 +94,11 @@ export class McpDirectory implements McpView {
     }
   }
 
+  /** The workers hold the connections: they retry by themselves and find new tokens in the database. */
+  async restart(): Promise<boolean> {
+    return false;
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
     for (const stop of this.stops.splice(0)) stop();

@@ -62,6 +62,8 @@ export interface McpView {
   /** Brings connections in line with the config's entries (a no-op where another process holds them). */
   sync(servers: readonly McpServerConfig[]): Promise<unknown>;
   settled(timeoutMs?: number): Promise<void>;
+  /** Connects one server afresh now (after an OAuth sign-in or sign-out); false where this process holds no connection for it. */
+  restart(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -190,6 +192,15 @@ export class McpManager implements McpView {
     await Promise.all(waits);
   }
 
+  async restart(name: string): Promise<boolean> {
+    const entry = this.entries.get(name);
+    if (!entry?.connection || this.closed) return false;
+    await this.stop(entry);
+    this.open(entry);
+    this.emitServers();
+    return true;
+  }
+
   /** Stops every server. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -226,6 +237,7 @@ export class McpManager implements McpView {
       enabled: e.config.enabled,
       state: s?.state ?? "disconnected",
       error: s?.error,
+      ...(s?.authRequired ? { authRequired: true } : {}),
       stderrTail: s?.stderrTail ?? [],
       protocolVersion: s?.protocolVersion,
       era: s?.era,

@@ -1,4 +1,4 @@
-import { StreamableHTTPClientTransport, type FetchLike, type Transport } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport, type FetchLike, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { z } from "zod";
 import type { McpServer } from "../config/schema";
@@ -23,6 +23,8 @@ export interface TransportHooks {
    * waiting for an answer that cannot come; the connection treats it as the server going away.
    */
   onStreamBroken?: (err: unknown) => void;
+  /** Streamable HTTP: presents the server's OAuth tokens and refreshes them on a 401 (lib/mcp/oauth). */
+  authProvider?: OAuthClientProvider;
 }
 
 /**
@@ -35,7 +37,10 @@ export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}
   if (cfg.transport === "http") {
     const headers = resolveEnvRecord(cfg.headers, `${where}/headers`);
     const onBroken = hooks.onStreamBroken;
-    return { transport: new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers }, ...(onBroken ? { fetch: watchedFetch(onBroken) } : {}) }) };
+    const authProvider = hooks.authProvider;
+    return {
+      transport: new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers }, ...(onBroken ? { fetch: watchedFetch(onBroken) } : {}), ...(authProvider ? { authProvider } : {}) }),
+    };
   }
   const env = resolveEnvRecord(cfg.env, `${where}/env`);
   // The Client gets this exact class, neither a subclass nor a wrapper: only for it does the SDK

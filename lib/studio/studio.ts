@@ -23,6 +23,7 @@ import { OutboxStore } from "../outbox/store";
 import { McpManager, type McpView } from "../mcp/source";
 import { McpDirectory } from "../mcp/directory";
 import { McpPublisher } from "../mcp/publish";
+import { connectionProvider, OAuthStore, SecretBox, type OAuthDeps } from "../mcp/oauth";
 import { RUN_FINAL_CHANNEL, RunWaiter } from "../execution/delegate";
 import { requestCancel } from "../execution/cancel";
 import { PresetStore } from "../runs/presets";
@@ -65,6 +66,8 @@ export interface Studio {
   /** Ends a run still waiting in the queue, with its audit entry; null when it is no longer queued. */
   cancelQueued(id: string): Promise<unknown>;
   queue: RunQueue;
+  /** OAuth for remote MCP servers: the sealed credential store and the callback base URL (lib/mcp/oauth). */
+  oauth: OAuthDeps;
 }
 
 export interface StudioOptions {
@@ -122,8 +125,8 @@ function announceFinal(id: string): (tx: Prisma.TransactionClient) => Promise<vo
  * This process holds the MCP connections: it follows the config's servers and, on PostgreSQL,
  * publishes their status and tools for the web instances that hold none.
  */
-function holdMcp(db: Awaited<ReturnType<typeof getDb>>, config: () => RuntimeConfig, configStore: ReturnType<typeof getConfigStore>): McpManager {
-  const mcp = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+function holdMcp(db: Awaited<ReturnType<typeof getDb>>, config: () => RuntimeConfig, configStore: ReturnType<typeof getConfigStore>, oauth: OAuthDeps): McpManager {
+  const mcp = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" }, oauth: (server) => connectionProvider(oauth, server) });
   const sync = (): void => {
     mcp.sync(config().mcpServers).catch((err) => console.error("[tool-studio] MCP sync failed", err));
   };
@@ -181,7 +184,10 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   // MCP connections belong to the processes that run queued runs (workers); a web instance with
   // STUDIO_WORKER=off reads their servers and tools from the database and hands MCP runs to them.
   const holdsMcp = workerWanted(db.kind, opts);
-  const mcp = holdsMcp ? holdMcp(db, config, configStore) : new McpDirectory(db.prisma, { servers: () => config().mcpServers, notifier });
+  // The auth secret also keys the sealing of MCP servers' OAuth credentials.
+  const secret = await authSecret(db.prisma);
+  const oauth: OAuthDeps = { store: new OAuthStore(db.prisma, new SecretBox(secret)), baseUrl: publicBaseUrl() };
+  const mcp = holdsMcp ? holdMcp(db, config, configStore, oauth) : new McpDirectory(db.prisma, { servers: () => config().mcpServers, notifier });
   if (mcp instanceof McpDirectory) await mcp.start();
   registry.addSource(mcp.source());
   // Tools defined in the config come last: on a name clash the built-in or MCP tool is kept (and reported).
@@ -202,7 +208,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   const identity = new Identity({
     prisma: db.prisma,
     env: identityEnvFrom(),
-    secret: await authSecret(db.prisma),
+    secret,
     baseURL: publicBaseUrl(),
     trustedOrigins: trustedOrigins(),
     oidc: () => oidcSettings(config()),
@@ -260,6 +266,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
     enqueue: (req) => enqueueTool(queueDeps, req),
     cancelQueued,
     queue,
+    oauth,
   };
 }
 

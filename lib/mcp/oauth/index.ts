@@ -1,0 +1,6 @@
+/** OAuth for remote MCP servers (the MCP authorization spec, driven by the SDK's `auth()`): sealed storage, the provider, the sign-in flow. */
+export { SecretBox } from "./crypto";
+export { OAuthStore, FLOW_TTL_MS, stateHash, type OAuthTarget, type StoredFlow } from "./store";
+export { StudioOAuthProvider, CLIENT_NAME, redirectUrlFor, type StudioOAuthOptions } from "./provider";
+export { OAuthFlowError, connectionProvider, finishSignIn, oauthTarget, signOut, startSignIn, type CallbackParams, type OAuthDeps, type OAuthServer } from "./signin";
+export { SIGN_IN_REQUIRED, isSignInNeeded, oauthFailure } from "./sign-in-needed";

@@ -1,0 +1,83 @@
+import type { AuditLog } from "../audit/log";
+import { HttpError } from "../http/http";
+import type { McpServerConfig } from "../mcp/connection";
+import { finishSignIn, OAuthFlowError, oauthTarget, signOut, startSignIn, type CallbackParams, type OAuthDeps } from "../mcp/oauth";
+import type { McpView } from "../mcp/source";
+
+/**
+ * Signing the studio in to a remote MCP server with OAuth, from its page: start (the browser
+ * goes to the authorization server), the callback (tokens stored, the server reconnected), and
+ * sign-out. Each sign-in and sign-out is audited ("server.oauth.signin" / "signout") without any
+ * token, code or verifier.
+ */
+export interface ServerOAuthDeps {
+  oauth: OAuthDeps;
+  mcp: Pick<McpView, "restart" | "connection">;
+  audit: AuditLog;
+  /** The config's servers, read at each use. */
+  servers: () => readonly McpServerConfig[];
+}
+
+export interface Who {
+  actor: string;
+  userId?: string | null;
+  from: string | null;
+}
+
+const KIND = { 400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict", 502: "provider" } as const;
+
+/** A sign-in that cannot start or finish as the HTTP error it answers with; anything else as it is. */
+export function asHttpError(err: unknown): never {
+  if (err instanceof OAuthFlowError) throw new HttpError(err.status, KIND[err.status], err.message);
+  throw err;
+}
+
+/** How long the callback waits for the reconnected server before sending the browser back. */
+const RECONNECT_WAIT_MS = 10_000;
+
+const find = (deps: Pick<ServerOAuthDeps, "servers">, name: string) => deps.servers().find((s) => s.name === name);
+
+export async function beginServerSignIn(deps: ServerOAuthDeps, name: string, who: Who): Promise<{ authorizationUrl: string } | { authorized: true }> {
+  const result = await startSignIn(deps.oauth, find(deps, name), name, who.actor);
+  if ("authorized" in result) {
+    // The kept tokens could be refreshed: no browser trip was needed.
+    await audited(deps, "server.oauth.signin", name, who, { refreshed: true });
+    await reconnect(deps, name);
+  }
+  return result;
+}
+
+export async function completeServerSignIn(deps: ServerOAuthDeps, name: string, params: CallbackParams, who: Who): Promise<void> {
+  await finishSignIn(deps.oauth, find(deps, name), name, params, who.actor);
+  await audited(deps, "server.oauth.signin", name, who, {});
+  await reconnect(deps, name);
+}
+
+export async function serverSignOut(deps: ServerOAuthDeps, name: string, who: Who): Promise<{ signedOut: boolean }> {
+  const hadTokens = await signOut(deps.oauth, find(deps, name), name);
+  await audited(deps, "server.oauth.signout", name, who, { hadTokens });
+  await reconnect(deps, name);
+  return { signedOut: hadTokens };
+}
+
+/** Whether tokens are kept for the server (never the tokens); false for servers without OAuth. */
+export async function serverSignedIn(deps: Pick<ServerOAuthDeps, "oauth" | "servers">, name: string): Promise<boolean> {
+  const server = find(deps, name);
+  if (server?.transport !== "http" || server.oauth === false) return false;
+  return deps.oauth.store.signedIn(oauthTarget(server, name));
+}
+
+async function audited(deps: ServerOAuthDeps, action: "server.oauth.signin" | "server.oauth.signout", name: string, who: Who, detail: Record<string, unknown>): Promise<void> {
+  const server = find(deps, name);
+  const url = server?.transport === "http" ? server.url : undefined;
+  await deps.audit.append({ actor: who.actor, action, target: name, detail: { url, ...(who.userId ? { userId: who.userId } : {}), ...detail }, from: who.from });
+}
+
+/** Connects the server afresh here (with the new tokens, or without), waiting a moment for the outcome. */
+async function reconnect(deps: ServerOAuthDeps, name: string): Promise<void> {
+  if (!(await deps.mcp.restart(name))) return;
+  await deps.mcp
+    .connection(name)
+    ?.waitFor((s) => s.state === "connected" || (s.state === "failed" && s.failures > 0), RECONNECT_WAIT_MS)
+    .catch(() => undefined);
+}
