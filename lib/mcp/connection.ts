@@ -1,4 +1,4 @@
-import { Client, type Implementation } from "@modelcontextprotocol/client";
+import type { Client, Implementation } from "@modelcontextprotocol/client";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
 import { inputTimeoutMs } from "../execution/pending-input";
 import type { RegisteredTool, ToolContext } from "../tools/define";
@@ -7,6 +7,7 @@ import type { ResourceContents, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { backoffDelay, type BackoffOptions } from "./backoff";
 import { askElicitation, askSampling, CLIENT_CAPABILITIES, toElicitation, toSampling } from "./client-requests";
+import { StudioClient } from "./client-tasks";
 import { isNetworkFailure, toMcpToolError } from "./errors";
 import { RAW, toResourceContents, toToolOutput, toToolSpec } from "./mapping";
 import type { StdioServerProcess } from "./process";
@@ -361,7 +362,7 @@ export class McpConnection {
     this.serverProcess = undefined;
     this.relistWhenConnected = false;
     this.setState("connecting");
-    let client: Client | undefined;
+    let client: StudioClient | undefined;
     try {
       const { transport, process: serverProcess } = createTransport(this.config, {
         onStderr: (chunk) => this.stderr.write(chunk),
@@ -370,7 +371,7 @@ export class McpConnection {
         onStreamBroken: (err) => this.onStreamBroken(gen, err),
       });
       this.serverProcess = serverProcess;
-      client = new Client(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
+      client = new StudioClient(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
         capabilities: CLIENT_CAPABILITIES,
         versionNegotiation: { mode: "auto" },
         listChanged: {
@@ -427,10 +428,12 @@ export class McpConnection {
    * Requests the server sends this client: elicitation and sampling go to the person who started
    * the call they arrived for; roots are the server's configured `roots`.
    */
-  private handleServerRequests(c: Client): void {
+  private handleServerRequests(c: StudioClient): void {
     c.setRequestHandler("elicitation/create", (request, hctx) => askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
     c.setRequestHandler("sampling/createMessage", (request, hctx) => askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
     c.setRequestHandler("roots/list", () => ({ roots: (this.config.roots ?? []).map((r) => (r.name ? { uri: r.uri, name: r.name } : { uri: r.uri })) }));
+    // Elicitation and sampling sent as tasks (2025-11-25) are answered with a task: see client-tasks.ts.
+    c.serveTasks();
   }
 
   /**
