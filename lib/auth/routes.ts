@@ -74,11 +74,16 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/servers/[name]", { PATCH: "admin", DELETE: "admin" }),
   // Reading contacts the server on the caller's behalf, like a run: runner, and audited.
   api("/api/servers/[name]/resources/read", { POST: "runner" }),
+  // Following a resource subscribes upstream on the caller's behalf (and the page re-reads it): runner.
+  api("/api/servers/[name]/resources/follow", { GET: "runner" }),
   // Getting a prompt sends its arguments to the server on the caller's behalf: runner, and audited.
   // The lists (names, descriptions, argument names) are what a viewer sees of tools too.
   api("/api/servers/[name]/resources", { GET: "viewer" }),
   api("/api/servers/[name]/prompts", { GET: "viewer" }),
   api("/api/servers/[name]/prompts/get", { POST: "runner" }),
+  // Completions send what someone types into a prompt or template form to the server on their
+  // behalf, to feed the forms only a runner can submit: runner (not audited: asked per keystroke).
+  api("/api/servers/[name]/complete", { POST: "runner" }),
   api("/api/config", { GET: "viewer", PUT: "admin" }),
   api("/api/config/events", { GET: "viewer" }),
   api("/api/audit", { GET: "viewer" }),

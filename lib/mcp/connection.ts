@@ -124,6 +124,8 @@ export class McpConnection {
   private registered: RegisteredTool[] = [];
 
   private listeners = new Set<McpConnectionListener>();
+  /** Who hears the server's notifications/resources/updated (lib/servers/follow.ts): apart from `listeners`, which mean "tools may have changed". */
+  private readonly resourceListeners = new Set<(uri: string) => void>();
   /** Calls in flight on this server: where a server's request for input (elicitation, sampling) goes. */
   private readonly inFlight = new Set<ToolContext>();
 
@@ -164,6 +166,7 @@ export class McpConnection {
     this.rebuild();
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
     this.listeners.clear();
+    this.resourceListeners.clear();
   }
 
   get isClosed(): boolean {
@@ -204,6 +207,12 @@ export class McpConnection {
   subscribe(listener: McpConnectionListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Listens to the server's notifications/resources/updated (the URI); returns the unsubscribe function. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
   }
 
   /** Resolves with the status once `predicate` holds (checked now and on every event). */
@@ -353,6 +362,24 @@ export class McpConnection {
     return result as Record<string, unknown>;
   }
 
+  /**
+   * Subscribes to changes of one resource (their notifications/resources/updated reach
+   * `onResourceUpdated`): resources/subscribe on a 2025-era connection, a subscriptions/listen
+   * stream filtered to the URI on 2026-07-28. Resolves with the function that ends it.
+   */
+  async subscribeResource(uri: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<() => Promise<void>> {
+    const client = this.client;
+    if (!client || this.state !== "connected") throw new ToolError("network", `MCP server "${this.name}" is unavailable: ${this.unavailableReason() ?? "not connected"}`);
+    if (this.era === "modern") {
+      const subscription = await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs });
+      return () => subscription.close();
+    }
+    await this.request("resources/subscribe", { uri }, { timeoutMs });
+    return async () => {
+      if (this.client === client && this.state === "connected") await this.request("resources/unsubscribe", { uri }, { timeoutMs });
+    };
+  }
+
   // ------------------------------------------------------------ connecting
 
   private async attempt(): Promise<void> {
@@ -434,6 +461,16 @@ export class McpConnection {
     c.setRequestHandler("roots/list", () => ({ roots: (this.config.roots ?? []).map((r) => (r.name ? { uri: r.uri, name: r.name } : { uri: r.uri })) }));
     // Elicitation and sampling sent as tasks (2025-11-25) are answered with a task: see client-tasks.ts.
     c.serveTasks();
+    c.setNotificationHandler("notifications/resources/updated", (n) => {
+      if (this.client !== c || typeof n.params.uri !== "string") return;
+      for (const l of [...this.resourceListeners]) {
+        try {
+          l(n.params.uri);
+        } catch (err) {
+          this.log(`a resource update listener failed: ${describe(err)}`);
+        }
+      }
+    });
   }
 
   /**
