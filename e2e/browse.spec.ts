@@ -39,7 +39,24 @@ test("a server's resources, templates and prompts: read, expand, get, audited", 
   const prompt = page.getByTestId("prompt").filter({ hasText: "test_prompt_with_arguments" });
   const get = prompt.getByRole("button", { name: "Get test_prompt_with_arguments" });
   await expect(get).toBeDisabled();
-  await prompt.getByLabel("test_prompt_with_arguments: arg1").fill("paris");
+  // The server completes arg1 (completion/complete): suggestions as you type, in a listbox.
+  const arg1 = prompt.getByRole("combobox", { name: "test_prompt_with_arguments: arg1" });
+  await arg1.pressSequentially("pa");
+  const suggestions = prompt.getByRole("listbox", { name: "Suggestions for arg1" });
+  await expect(suggestions.getByRole("option")).toHaveText(["paris", "park", "party"]);
+  await expect(arg1).toHaveAttribute("aria-expanded", "true");
+  await page.screenshot({ path: "e2e/.artifacts/screens/browse-completions.png" });
+  await arg1.press("ArrowDown");
+  await arg1.press("ArrowDown");
+  await expect(arg1).toHaveAttribute("aria-activedescendant", /option-1$/);
+  await arg1.press("Enter");
+  await expect(arg1).toHaveValue("park");
+  await expect(arg1).toHaveAttribute("aria-expanded", "false");
+  await arg1.fill("");
+  await arg1.pressSequentially("pari");
+  await expect(suggestions.getByRole("option")).toHaveText(["paris"]);
+  await suggestions.getByRole("option", { name: "paris" }).click();
+  await expect(arg1).toHaveValue("paris");
   await prompt.getByLabel("test_prompt_with_arguments: arg2").fill("<b>red</b>");
   await get.click();
   await expect(page.getByTestId("prompt-message")).toContainText("Prompt with arguments: arg1='paris', arg2='<b>red</b>'");
@@ -67,4 +84,66 @@ test("a server's resources, templates and prompts: read, expand, get, audited", 
   expect(badPrompt.status()).toBe(400);
   expect((await badPrompt.json()).error.message).toContain("Unknown prompt: missing");
   expect((await request.post("/api/servers/browse/prompts/get", { data: { name: 7 } })).status()).toBe(400);
+});
+
+test("server-everything: completions narrowed by the arguments already filled in, for prompts and template variables", async ({ page, request }) => {
+  const on = await request.patch("/api/servers/everything", { data: { enabled: true } });
+  expect(on.status(), await on.text()).toBe(200);
+  await expect
+    .poll(async () => ((await (await request.get("/api/servers")).json()).servers as { name: string; state: string }[]).find((s) => s.name === "everything")?.state, { timeout: 45_000 })
+    .toBe("connected");
+
+  // The API: context.arguments narrows the choices; a bad body is a 400 naming the field.
+  const complete = (data: unknown) => request.post("/api/servers/everything/complete", { data });
+  const ref = { type: "ref/prompt", name: "completable-prompt" };
+  expect((await (await complete({ ref, argument: { name: "name", value: "" }, context: { arguments: { department: "Sales" } } })).json()).values).toEqual(["David", "Eve", "Frank"]);
+  const bad = await complete({ ref: { type: "ref/tool", name: "x" }, argument: { name: "a", value: "" } });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error.message).toContain('ref.type must be "ref/prompt"');
+  expect((await complete({ ref, argument: { name: "a" } })).status()).toBe(400);
+  expect((await request.post("/api/servers/nope/complete", { data: { ref, argument: { name: "a", value: "" } } })).status()).toBe(404);
+
+  await page.goto("/servers/everything");
+  const prompt = page.getByTestId("prompt").filter({ hasText: "Team Management" });
+  const department = prompt.getByRole("combobox", { name: "completable-prompt: department" });
+  await department.pressSequentially("S");
+  await prompt.getByRole("listbox", { name: "Suggestions for department" }).getByRole("option", { name: "Support" }).click();
+  await expect(department).toHaveValue("Support");
+  const name = prompt.getByRole("combobox", { name: "completable-prompt: name" });
+  await name.focus();
+  await expect(prompt.getByRole("listbox", { name: "Suggestions for name" }).getByRole("option")).toHaveText(["John", "Kim", "Lee"]);
+  await page.screenshot({ path: "e2e/.artifacts/screens/browse-completions-context.png" });
+  await name.press("ArrowDown");
+  await name.press("Enter");
+  await expect(name).toHaveValue("John");
+  await prompt.getByRole("button", { name: "Get completable-prompt" }).click();
+  await expect(page.getByTestId("prompt-message")).toContainText("John");
+
+  // A template variable: the server suggests the id typed when it is a positive integer.
+  const template = page.getByTestId("resource-template").filter({ hasText: "demo://resource/dynamic/text/{resourceId}" });
+  const id = template.getByRole("combobox", { name: /: resourceId$/ });
+  await expect(id).toBeVisible();
+  await id.pressSequentially("12");
+  await expect(template.getByTestId("expanded-uri")).toHaveText("demo://resource/dynamic/text/12");
+
+  // Following a resource: subscribed upstream; server-everything sends updates once its
+  // toggle-subscriber-updates tool is on; the page reads it again and says when it changed.
+  await template.getByRole("button", { name: /^Read / }).click();
+  const view = page.getByTestId("read-view");
+  await expect(view).toContainText("demo://resource/dynamic/text/12");
+  const followButton = view.getByRole("button", { name: "Follow updates" });
+  await followButton.click();
+  const status = view.getByTestId("follow-status");
+  await expect(status).toContainText("Following");
+  const toggle = () => request.post("/api/tools/everything__toggle-subscriber-updates/run", { data: { arguments: {} } });
+  expect(JSON.stringify(await (await toggle()).json())).toContain("Started simulated resource updated notifications");
+  try {
+    await expect(status).toContainText(/Updated at .+ \(\d+ updates? while following\)/, { timeout: 15_000 });
+    await expect(view).toContainText("demo://resource/dynamic/text/12");
+    await page.screenshot({ path: "e2e/.artifacts/screens/browse-follow.png" });
+    await view.getByRole("button", { name: "Stop following" }).click();
+    await expect(view.getByRole("button", { name: "Follow updates" })).toHaveAttribute("aria-pressed", "false");
+  } finally {
+    await toggle();
+  }
 });

@@ -55,10 +55,12 @@ test("server-everything asks for input: an elicitation form and a sampling reply
 
   await page.goto("/?source=mcp%3Aeverything");
   const cards = page.getByTestId("tool-card");
-  for (const name of ["trigger-elicitation-request", "trigger-sampling-request", "trigger-url-elicitation", "get-roots-list"]) {
-    await expect(cards.filter({ hasText: `everything__${name}` })).toBeVisible();
+  for (const name of ["trigger-elicitation-request", "trigger-sampling-request", "trigger-url-elicitation", "get-roots-list", "trigger-elicitation-request-async", "trigger-sampling-request-async"]) {
+    // Not followed by "-": trigger-elicitation-request is also the start of trigger-elicitation-request-async.
+    await expect(cards.filter({ hasText: new RegExp(`everything__${name}(?!-)`) })).toBeVisible();
   }
-  expect(await cards.count()).toBeGreaterThanOrEqual(17);
+  // All 19: the two -async ones are offered because the studio takes elicitation and sampling as tasks.
+  expect(await cards.count()).toBe(19);
 
   // Elicitation: the form from the requested schema, a required field checked, then accepted.
   await page.goto("/tools/everything__trigger-elicitation-request");
@@ -108,6 +110,28 @@ test("server-everything asks for input: an elicitation form and a sampling reply
   await page.getByTestId("result-panel").screenshot({ path: "e2e/.artifacts/screens/everything-url-elicitation-panel.png" });
   await url.getByTestId("input-decline").click();
   await expect(page.getByTestId("run-output")).toContainText("declined");
+
+  // Elicitation and sampling as tasks (the server polls the studio's task): answered in the same panel.
+  await page.goto("/tools/everything__trigger-elicitation-request-async");
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("input-request")).toHaveAttribute("data-kind", "elicitation");
+  await expect(page.getByTestId("input-request").getByTestId("input-message")).toContainText("async task demo");
+  await page.locator("#input_name").fill("Grace Hopper");
+  await page.getByTestId("result-panel").screenshot({ path: "e2e/.artifacts/screens/everything-elicitation-async-panel.png" });
+  await page.getByTestId("input-accept").click();
+  await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success", { timeout: 20_000 });
+  await expect(page.getByTestId("run-output")).toContainText("[COMPLETED] User provided the requested information!");
+  await expect(page.getByTestId("run-output")).toContainText("- Name: Grace Hopper");
+
+  await page.goto("/tools/everything__trigger-sampling-request-async");
+  await page.locator("#root_prompt").fill("Say hi");
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("input-request")).toHaveAttribute("data-kind", "sampling");
+  await page.getByTestId("sampling-reply").fill("Hi, as a task.");
+  await page.getByTestId("sampling-approve").click();
+  await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success", { timeout: 20_000 });
+  await expect(page.getByTestId("run-output")).toContainText("[COMPLETED] Async sampling completed!");
+  await expect(page.getByTestId("run-output")).toContainText("Hi, as a task.");
 
   // A tool whose task support is required runs as a task; its state shows while it runs.
   await page.goto("/tools/everything__simulate-research-query");

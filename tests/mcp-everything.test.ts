@@ -21,12 +21,14 @@ import { RunStore } from "@/lib/runs/store";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
 // The tools server-everything offers the studio, which declares elicitation (form and URL),
-// sampling and roots: those registered after initialization (announced with list_changed) included.
+// sampling, roots and tasks: those registered after initialization (announced with list_changed) included.
 const EVERYTHING_TOOLS = [
   "echo", "get-annotated-message", "get-env", "get-resource-links", "get-resource-reference", "get-structured-content",
   "get-sum", "get-tiny-image", "gzip-file-as-resource", "toggle-simulated-logging", "toggle-subscriber-updates",
   "trigger-long-running-operation", "simulate-research-query",
   "get-roots-list", "trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request",
+  // Only offered to a client that takes elicitation and sampling as tasks (capabilities.tasks.requests).
+  "trigger-elicitation-request-async", "trigger-sampling-request-async",
 ];
 const ROOTS = [{ uri: "file:///tmp/studio-roots/project", name: "Project" }, { uri: "file:///tmp/studio-roots/scratch" }];
 
@@ -177,6 +179,13 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
     await db?.drop();
   });
 
+  /** The run's text output, once it succeeded. */
+  async function successText(done: Promise<{ status: string; output?: { content: ContentBlock[] } | null }>): Promise<string> {
+    const run = await done;
+    expect(run.status).toBe("success");
+    return (run.output?.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  }
+
   /** Starts the tool as Ana and waits for its first request for input. */
   async function runAsking(tool: string, args: Record<string, unknown> = {}) {
     const events: InputEvent[] = [];
@@ -300,6 +309,49 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
     expect(JSON.stringify(run.output)).toContain(`**Clarification**: ${choice}`);
   });
 
+  it("elicitation as a task (trigger-elicitation-request-async): the studio answers with a task, the person answers through the API, the server polls tasks/get and fetches tasks/result", async () => {
+    const { done, input } = await runAsking("trigger-elicitation-request-async");
+    expect(input).toMatchObject({ kind: "elicitation", mode: "form", message: expect.stringContaining("async task demo") });
+    const schema = input.kind === "elicitation" && input.mode === "form" ? input.requestedSchema : {};
+    expect(schema).toMatchObject({ type: "object", required: ["name"] });
+    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { favoriteColor: "Blue" } }, ana)).rejects.toMatchObject({ kind: "invalid_args" });
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { name: "Grace Hopper", favoriteColor: "Blue", agreeToTerms: true } }, ana);
+    const text = await successText(done);
+    expect(text).toContain("[COMPLETED] User provided the requested information!");
+    expect(text).toContain("- Name: Grace Hopper");
+    expect(text).toContain("- Favorite Color: Blue");
+    expect(text).toContain("- Agreed to terms: true");
+    // The server saw the task created, then polled it until completed.
+    expect(text).toMatch(/Task created: [0-9a-f-]{36}/);
+    expect(text).toMatch(/Poll \d+: completed/);
+    expect(text).toContain('"io.modelcontextprotocol/related-task"');
+  });
+
+  it("elicitation as a task, declined", async () => {
+    const { done, input } = await runAsking("trigger-elicitation-request-async");
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "decline" }, ana);
+    expect(JSON.stringify((await done).output)).toContain("[DECLINED]");
+  });
+
+  it("sampling as a task (trigger-sampling-request-async): the person's approved reply is the task's result", async () => {
+    const { done, input } = await runAsking("trigger-sampling-request-async", { prompt: "Say hi", maxTokens: 40 });
+    expect(input).toMatchObject({ kind: "sampling", systemPrompt: "You are a helpful test server.", maxTokens: 40, messages: [{ role: "user", text: expect.stringContaining("Say hi") }] });
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "Hi, as a task" }, ana);
+    const text = await successText(done);
+    expect(text).toContain("[COMPLETED] Async sampling completed!");
+    expect(text).toContain("Hi, as a task");
+    expect(text).toContain(HUMAN_MODEL);
+    expect(text).toMatch(/Poll \d+: completed/);
+  });
+
+  it("sampling as a task, rejected: the task fails with the rejection", async () => {
+    const { done, input } = await runAsking("trigger-sampling-request-async", { prompt: "Say hi" });
+    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "reject" }, ana);
+    const text = JSON.stringify((await done).output);
+    expect(text).toContain("[FAILED]");
+    expect(text).toContain("the user rejected the request");
+  });
+
   it("roots: the server gets the roots configured for it", async () => {
     const out = await find(conn, "get-roots-list").invoke({}, ctx());
     const text = out.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
@@ -333,26 +385,45 @@ describe("tasks on the wire (callAsTask with a bare v2 client over stdio)", () =
   });
 });
 
-// A minimal server speaking 2025-06-18 (raw JSON-RPC over stdio; it answers an unknown method,
-// such as the 2026-07-28 client's server/discover probe, with -32601).
-const OLD_SERVER = `
+/**
+ * A raw JSON-RPC server over stdio (no SDK) answering with `methods` (JS statements that may
+ * `return ok(result)`; `ask(method, params)` sends the client a request and resolves with its
+ * response), ping, and -32601 for any other method (such as the 2026-07-28 client's
+ * server/discover probe).
+ */
+const rawStdioServer = (methods: string) => `
 const rl = require("node:readline").createInterface({ input: process.stdin });
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
-rl.on("line", (line) => {
+const waiting = new Map();
+let next = 0;
+const ask = (method, params) => new Promise((resolve) => { const id = "s" + next++; waiting.set(id, resolve); send({ jsonrpc: "2.0", id, method, params }); });
+rl.on("line", async (line) => {
   let m; try { m = JSON.parse(line); } catch { return; }
+  if (m.method === undefined && waiting.has(m.id)) { const r = waiting.get(m.id); waiting.delete(m.id); return r(m); }
   if (m.id === undefined) return;
   const ok = (result) => send({ jsonrpc: "2.0", id: m.id, result });
-  if (m.method === "initialize") return ok({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "old-server", version: "0.1.0" } });
-  if (m.method === "tools/list") return ok({ tools: [{ name: "hello", title: "Hello", inputSchema: { type: "object", properties: { who: { type: "string" } } }, annotations: { readOnlyHint: true } }] });
-  if (m.method === "tools/call") return ok({ content: [{ type: "text", text: "hello " + ((m.params.arguments || {}).who || "?") }] });
+  ${methods}
   if (m.method === "ping") return ok({});
   send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found: " + m.method } });
 });
 `;
 
-describe("a 2025-06-18 server over stdio", () => {
-  const conn = new McpConnection({ name: "old", transport: "stdio", command: process.execPath, args: ["-e", OLD_SERVER], env: {}, enabled: true });
+// A minimal server speaking 2025-06-18.
+const OLD_SERVER = rawStdioServer(`
+  if (m.method === "initialize") return ok({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "old-server", version: "0.1.0" } });
+  if (m.method === "tools/list") return ok({ tools: [{ name: "hello", title: "Hello", inputSchema: { type: "object", properties: { who: { type: "string" } } }, annotations: { readOnlyHint: true } }] });
+  if (m.method === "tools/call") return ok({ content: [{ type: "text", text: "hello " + ((m.params.arguments || {}).who || "?") }] });
+`);
+
+/** A connection to a raw stdio server (closed after the describe block it is made in). */
+function rawConnection(name: string, script: string): McpConnection {
+  const conn = new McpConnection({ name, transport: "stdio", command: process.execPath, args: ["-e", script], env: {}, enabled: true });
   afterAll(() => conn.close());
+  return conn;
+}
+
+describe("a 2025-06-18 server over stdio", () => {
+  const conn = rawConnection("old", OLD_SERVER);
 
   it("connects at 2025-06-18, lists and calls its tool", async () => {
     await conn.connect();
@@ -360,5 +431,60 @@ describe("a 2025-06-18 server over stdio", () => {
     expect(conn.tools().map((t) => t.spec.name)).toEqual(["old__hello"]);
     expect(conn.tools()[0].spec.annotations).toEqual({ readOnlyHint: true });
     expect((await conn.tools()[0].invoke({ who: "there" }, ctx())).content).toEqual([{ type: "text", text: "hello there" }]);
+  });
+});
+
+// A raw 2025-11-25 server over stdio that, during a call, sends an elicitation as a task, then
+// asks the studio's client tasks/get, tasks/list, tasks/cancel (twice), tasks/result and tasks/get
+// for an unknown task, and answers the call with what it heard (as JSON).
+const TASK_PROBE_SERVER = rawStdioServer(`
+  if (m.method === "initialize") return ok({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "task-probe", version: "0.1.0" } });
+  if (m.method === "tools/list") return ok({ tools: [{ name: "probe", inputSchema: { type: "object" } }] });
+  if (m.method === "tools/call") {
+    const heard = {};
+    heard.create = await ask("elicitation/create", { task: { ttl: 30000 }, message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const taskId = heard.create.result && heard.create.result.task && heard.create.result.task.taskId;
+    heard.get = await ask("tasks/get", { taskId });
+    heard.list = await ask("tasks/list", {});
+    heard.cancel = await ask("tasks/cancel", { taskId });
+    heard.cancelAgain = await ask("tasks/cancel", { taskId });
+    heard.result = await ask("tasks/result", { taskId });
+    heard.unknown = await ask("tasks/get", { taskId: "nope" });
+    heard.plain = await ask("elicitation/create", { message: "Plain?", requestedSchema: { type: "object", properties: {} } });
+    return ok({ content: [{ type: "text", text: JSON.stringify(heard) }] });
+  }
+`);
+
+describe("client-side tasks on the wire (a raw 2025-11-25 server asks tasks/get, list, cancel, result)", () => {
+  const conn = rawConnection("probe", TASK_PROBE_SERVER);
+
+  it("answers a task-augmented elicitation with a task, serves the task methods, and a cancelled task withdraws its request", async () => {
+    await conn.connect();
+    const asked: { signal?: AbortSignal; message?: string }[] = [];
+    // The run's caller: keeps the task's request open until it is withdrawn; answers a plain one at once.
+    const c: ToolContext = {
+      ...ctx(),
+      requestInput: (request, o) => {
+        const message = request.kind === "elicitation" ? request.message : "";
+        asked.push({ signal: o.signal, message });
+        if (message === "Plain?") return Promise.resolve({ answer: { action: "decline" }, outcome: "answered" });
+        return new Promise((resolve) => o.signal?.addEventListener("abort", () => resolve({ answer: null, outcome: "cancelled" }), { once: true }));
+      },
+    };
+    const out = await conn.tools()[0].invoke({}, c);
+    const heard = JSON.parse(out.content[0].type === "text" ? out.content[0].text : "{}") as Record<string, { result?: Record<string, unknown>; error?: { code: number; message: string } }>;
+    const task = heard.create.result?.task as Record<string, unknown>;
+    expect(task).toMatchObject({ taskId: expect.any(String), status: "input_required", ttl: 30_000, pollInterval: 1_000, createdAt: expect.any(String), lastUpdatedAt: expect.any(String) });
+    expect(task.statusMessage).toMatch(/waiting for the person/);
+    expect(heard.get.result).toMatchObject({ taskId: task.taskId, status: "input_required" });
+    expect(heard.list.result).toMatchObject({ tasks: [{ taskId: task.taskId }] });
+    expect(heard.cancel.result).toMatchObject({ taskId: task.taskId, status: "cancelled" });
+    expect(heard.cancelAgain.error).toMatchObject({ code: -32602, message: expect.stringContaining("already ended (cancelled)") });
+    // The cancelled task's request was withdrawn from its caller; its result is the cancel the person's flow gives.
+    expect(asked[0].signal?.aborted).toBe(true);
+    expect(heard.result.result).toMatchObject({ action: "cancel", _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } });
+    expect(heard.unknown.error).toMatchObject({ code: -32602, message: expect.stringContaining("Unknown task") });
+    // A request without `task` is answered as before, with the plain result.
+    expect(heard.plain.result).toEqual({ action: "decline" });
   });
 });

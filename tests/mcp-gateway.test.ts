@@ -9,11 +9,12 @@ import { McpManager } from "@/lib/mcp/source";
 import { McpDirectory } from "@/lib/mcp/directory";
 import { pendingInputs } from "@/lib/execution/pending-input";
 import { RunStore } from "@/lib/runs/store";
+import { resourceFollows } from "@/lib/servers/follow";
 import type { RegisteredTool } from "@/lib/tools/define";
 import type { Principal } from "@/lib/auth/principal";
 import { text } from "@/lib/tools/output";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
-import { EXAMPLE_SERVER, modernRequest } from "./helpers/mcp";
+import { EXAMPLE_SERVER, eventually, everythingServerPath, modernRequest } from "./helpers/mcp";
 import { buildMcpStudio } from "./helpers/mcp-studio";
 import { RuntimeConfigSchema } from "@/lib/config/schema";
 
@@ -770,5 +771,46 @@ describe("a configured server's requests for input during a call, relayed to the
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("resource updates relayed to a 2025-era session (resources/subscribe on /api/mcp)", () => {
+  let manager: McpManager;
+  beforeAll(async () => {
+    manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+    await manager.sync([{ name: "ev", transport: "stdio", command: process.execPath, args: [everythingServerPath(), "stdio"], env: {}, enabled: true }]);
+    await manager.settled(30_000);
+  }, 40_000);
+  afterAll(() => manager?.close());
+
+  it("a subscribed client hears notifications/resources/updated from server-everything; unsubscribing ends them and releases the upstream subscription", async () => {
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, "legacy");
+    const updates: string[] = [];
+    client.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
+    const uri = "demo://resource/dynamic/text/1";
+    try {
+      expect(await client.subscribeResource({ uri })).toEqual({});
+      expect(resourceFollows().subscriptions).toBe(1);
+      // server-everything sends updates for its subscribed resources while this tool is on.
+      await client.callTool({ name: "ev__toggle-subscriber-updates", arguments: {} });
+      await eventually(() => updates.length > 0, 10_000);
+      expect(updates[0]).toBe(uri);
+      expect(await client.unsubscribeResource({ uri })).toEqual({});
+      await eventually(() => resourceFollows().subscriptions === 0);
+      await client.callTool({ name: "ev__toggle-subscriber-updates", arguments: {} });
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it("a session that ends while subscribed releases its subscription", async () => {
+    const studio = makeStudio(manager.source(), manager);
+    const client = await connect(studio, "legacy");
+    await client.subscribeResource({ uri: "demo://resource/dynamic/text/2" });
+    expect(resourceFollows().subscriptions).toBe(1);
+    await client.close();
+    await closeMcpEndpoint(studio);
+    await eventually(() => resourceFollows().subscriptions === 0);
   });
 });

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog } from "@/lib/audit";
 import { McpDirectory } from "@/lib/mcp/directory";
 import { McpManager } from "@/lib/mcp/source";
-import { getServerPrompt, listServerPrompts, listServerResources, liveConnection, toPromptMessages } from "@/lib/servers/browse";
+import { completeServerArgument, getServerPrompt, listServerPrompts, listServerResources, liveConnection, toPromptMessages } from "@/lib/servers/browse";
+import { ResourceFollows, type ResourceUpdate } from "@/lib/servers/follow";
 import { readServerResource } from "@/lib/servers/resources";
 import { httpFailure } from "@/tests/helpers/http-error";
-import { EXAMPLE_SERVER, everythingServerPath } from "@/tests/helpers/mcp";
+import { EXAMPLE_SERVER, eventually, everythingServerPath } from "@/tests/helpers/mcp";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
 let db: TestDatabase;
@@ -137,5 +138,86 @@ describe("server-everything (SDK v1, protocol 2025-11-25)", () => {
     expect(JSON.stringify(city.messages)).toContain("Lyon");
     const res = await getServerPrompt({ mcp, audit }, "everything", "resource-prompt", { resourceType: "Text", resourceId: "2" }, who);
     expect(res.messages.some((m) => m.content.type === "resource")).toBe(true);
+  });
+});
+
+describe("completeServerArgument (completion/complete)", () => {
+  const prompt = (name: string) => ({ type: "ref/prompt" as const, name });
+
+  it("the example server (2026-07-28) completes a prompt argument by prefix", async () => {
+    expect(await completeServerArgument(mcp, "conf", { ref: prompt("test_prompt_with_arguments"), argument: { name: "arg1", value: "par" } })).toEqual({ server: "conf", values: ["paris", "park", "party"], total: 3, hasMore: false });
+    expect((await completeServerArgument(mcp, "conf", { ref: prompt("test_prompt_with_arguments"), argument: { name: "arg1", value: "park" } })).values).toEqual(["park"]);
+  });
+
+  it("server-everything: a prompt argument narrowed by the arguments already filled in (context.arguments)", async () => {
+    const ref = prompt("completable-prompt");
+    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "department", value: "S" } })).values).toEqual(["Sales", "Support"]);
+    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "name", value: "" } })).values).toEqual([]);
+    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "name", value: "" }, context: { department: "Engineering" } })).values).toEqual(["Alice", "Bob", "Charlie"]);
+    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "name", value: "E" }, context: { department: "Sales" } })).values).toEqual(["Eve"]);
+  });
+
+  it("server-everything: a resource template's variable", async () => {
+    const ref = { type: "ref/resource" as const, uri: "demo://resource/dynamic/text/{resourceId}" };
+    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "resourceId", value: "7" } })).values).toEqual(["7"]);
+    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "resourceId", value: "x" } })).values).toEqual([]);
+  });
+
+  it("404 for a server without completions or unknown, 503 when down, the server's refusal passed on", async () => {
+    expect(await failure(completeServerArgument(mcp, "plain", { ref: prompt("x"), argument: { name: "a", value: "" } }))).toMatchObject({ status: 404, message: 'MCP server "plain" offers no completions (it did not declare the completions capability).' });
+    expect(await failure(completeServerArgument(mcp, "nope", { ref: prompt("x"), argument: { name: "a", value: "" } }))).toMatchObject({ status: 404 });
+    expect(await failure(completeServerArgument(mcp, "broken", { ref: prompt("x"), argument: { name: "a", value: "" } }))).toMatchObject({ status: 503 });
+    const unknown = await failure(completeServerArgument(mcp, "everything", { ref: prompt("no-such-prompt"), argument: { name: "a", value: "" } }));
+    expect(unknown).toMatchObject({ status: 400, message: expect.stringContaining("no-such-prompt") });
+  });
+});
+
+describe("following a resource (resources/subscribe, notifications/resources/updated)", () => {
+  it("server-everything: one upstream subscription however many follow; each follower hears the updates; unsubscribed when the last leaves", async () => {
+    const follows = new ResourceFollows(3);
+    const { resources } = await listServerResources(mcp, "everything");
+    const uri = resources[0].uri;
+    const heardA: ResourceUpdate[] = [];
+    const heardB: ResourceUpdate[] = [];
+    const stopA = await follows.follow(mcp, "everything", uri, (u) => heardA.push(u));
+    const stopB = await follows.follow(mcp, "everything", uri, (u) => heardB.push(u));
+    expect(follows.subscriptions).toBe(1);
+    // server-everything sends updates for its subscribed resources once this tool is on (at once, then every 5 s).
+    const toggle = mcp.connection("everything")!.tools().find((t) => t.spec.name === "everything__toggle-subscriber-updates")!;
+    const ctx = { signal: new AbortController().signal, progress: () => {}, runId: "r", actor: "test" };
+    expect(JSON.stringify(await toggle.invoke({}, ctx))).toContain("Started simulated resource updated notifications");
+    try {
+      await eventually(() => heardA.length > 0 && heardB.length > 0, 10_000);
+      expect(heardA[0]).toEqual({ server: "everything", uri, at: expect.any(String) });
+      stopA();
+      stopA(); // twice is once
+      const before = heardA.length;
+      await eventually(() => heardB.length > 1, 10_000);
+      expect(heardA.length).toBe(before);
+      expect(follows.subscriptions).toBe(1);
+      stopB();
+      expect(follows.subscriptions).toBe(0);
+    } finally {
+      await toggle.invoke({}, ctx);
+    }
+  }, 30_000);
+
+  it("a 2026-07-28 server (the example server): followed through a subscriptions/listen stream filtered to the URI", async () => {
+    const follows = new ResourceFollows();
+    const stop = await follows.follow(mcp, "conf", "test://static-text", () => {});
+    expect(follows.subscriptions).toBe(1);
+    stop();
+    expect(follows.subscriptions).toBe(0);
+  });
+
+  it("bounded, and refused with the reason: no subscriptions, unknown server, down", async () => {
+    const follows = new ResourceFollows(1);
+    const stop = await follows.follow(mcp, "everything", "demo://x", () => {});
+    expect(await failure(follows.follow(mcp, "everything", "demo://y", () => {}))).toMatchObject({ status: 503, message: expect.stringContaining("at most 1 resources") });
+    stop();
+    expect(await failure(follows.follow(mcp, "plain", "example://notes/changelog.md", () => {}))).toMatchObject({ status: 404, message: 'MCP server "plain" offers no resource subscriptions (it did not declare resources.subscribe).' });
+    expect(await failure(follows.follow(mcp, "nope", "x://y", () => {}))).toMatchObject({ status: 404 });
+    expect(await failure(follows.follow(mcp, "broken", "x://y", () => {}))).toMatchObject({ status: 503 });
+    expect(follows.subscriptions).toBe(0);
   });
 });

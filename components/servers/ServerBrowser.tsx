@@ -12,28 +12,15 @@ import type { Allowance } from "@/components/ui/permission";
 import { reportError } from "@/components/ui/report-error";
 import { ContentView } from "@/components/runs/ContentView";
 import { ResourceBody } from "@/components/runs/ResourceBody";
+import { CompletingInput } from "./CompletingInput";
+import { ResourceFollow } from "./ResourceFollow";
+import { call, post } from "./studio-call";
 
 const field = "h-8 w-full rounded-md border bg-background px-2";
 
 type Load<T> = { state: "loading" } | { state: "loaded"; value: T } | { state: "failed"; message: string };
 type ReadResult = { uri: string } & ({ state: "reading" } | { state: "read"; contents: ResourceContents[] } | { state: "failed"; message: string });
 type PromptResult = { name: string } & ({ state: "getting" } | { state: "got"; description?: string; messages: PromptMessage[]; dropped: number } | { state: "failed"; message: string });
-
-/** One JSON call to the studio: the body, or the studio's error message. */
-async function call(url: string, init?: RequestInit): Promise<{ ok: true; body: Record<string, unknown> } | { ok: false; message: string }> {
-  try {
-    const res = await fetch(url, { cache: "no-store", ...init });
-    const body: unknown = await res.json().catch(() => null);
-    const obj = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    if (res.ok) return { ok: true, body: obj };
-    const err = obj.error as { message?: unknown } | undefined;
-    return { ok: false, message: typeof err?.message === "string" ? err.message : `The studio answered ${res.status}.` };
-  } catch (e) {
-    return { ok: false, message: `The request did not reach the studio: ${(e as Error).message}` };
-  }
-}
-
-const post = (url: string, body: unknown) => call(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 function useList<T>(url: string | null, pick: (body: Record<string, unknown>) => T): Load<T> {
   const [load, setLoad] = useState<Load<T>>({ state: "loading" });
@@ -87,7 +74,7 @@ function Facts({ title, name, description, mimeType }: { title?: string; name: s
   );
 }
 
-function TemplateForm({ template, access, onRead }: { template: BrowseTemplate; access: Allowance; onRead: (uri: string) => void }) {
+function TemplateForm({ template, access, completeUrl, onRead }: { template: BrowseTemplate; access: Allowance; completeUrl: string | null; onRead: (uri: string) => void }) {
   const vars = templateVariables(template.uriTemplate);
   const [values, setValues] = useState<Record<string, string>>({});
   const id = useId();
@@ -113,7 +100,15 @@ function TemplateForm({ template, access, onRead }: { template: BrowseTemplate; 
         {vars.map((v) => (
           <label key={v} className="block">
             <span className="text-[12px] font-medium">{v}</span>
-            <input className={field} value={values[v] ?? ""} onChange={(e) => setValues({ ...values, [v]: e.target.value })} aria-label={`${template.name}: ${v}`} />
+            <CompletingInput
+              source={completeUrl ? { url: completeUrl, completionRef: { type: "ref/resource", uri: template.uriTemplate } } : null}
+              argument={v}
+              value={values[v] ?? ""}
+              onChange={(x) => setValues((prev) => ({ ...prev, [v]: x }))}
+              context={values}
+              label={`${template.name}: ${v}`}
+              className={field}
+            />
           </label>
         ))}
         <p className="break-all text-[12px]">
@@ -132,13 +127,14 @@ function TemplateForm({ template, access, onRead }: { template: BrowseTemplate; 
   );
 }
 
-function ReadView({ read }: { read: ReadResult | null }) {
+function ReadView({ read, follow }: { read: ReadResult | null; follow: { base: string; reread: (uri: string) => void } | null }) {
   if (!read) return <p className="text-muted-foreground">Read a resource or a template to see its contents here.</p>;
   return (
     <div className="space-y-2" data-testid="read-view">
       <p className="break-all">
         <code className="font-mono">{read.uri}</code>
       </p>
+      {follow && read.state === "read" && <ResourceFollow key={read.uri} base={follow.base} uri={read.uri} onUpdated={() => follow.reread(read.uri)} />}
       {read.state === "reading" && <Loading />}
       {read.state === "failed" && <Failed message={read.message} />}
       {read.state === "read" && (read.contents.length ? read.contents.map((c, i) => <ResourceBody key={i} resource={c} />) : <p className="text-muted-foreground">The server returned no contents.</p>)}
@@ -146,7 +142,7 @@ function ReadView({ read }: { read: ReadResult | null }) {
   );
 }
 
-function PromptForm({ prompt, access, onGet }: { prompt: BrowsePrompt; access: Allowance; onGet: (name: string, args: Record<string, string>) => void }) {
+function PromptForm({ prompt, access, completeUrl, onGet }: { prompt: BrowsePrompt; access: Allowance; completeUrl: string | null; onGet: (name: string, args: Record<string, string>) => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const id = useId();
   const missing = prompt.arguments.filter((a) => a.required && !values[a.name]).map((a) => a.name);
@@ -169,7 +165,16 @@ function PromptForm({ prompt, access, onGet }: { prompt: BrowsePrompt; access: A
               {a.required && <span className="text-destructive" title="required"> *</span>}
             </span>
             {a.description && <span className="ml-2 text-[12px] text-muted-foreground">{a.description}</span>}
-            <input className={field} value={values[a.name] ?? ""} required={a.required} aria-required={a.required} onChange={(e) => setValues({ ...values, [a.name]: e.target.value })} aria-label={`${prompt.name}: ${a.name}`} />
+            <CompletingInput
+              source={completeUrl ? { url: completeUrl, completionRef: { type: "ref/prompt", name: prompt.name } } : null}
+              argument={a.name}
+              value={values[a.name] ?? ""}
+              onChange={(x) => setValues((prev) => ({ ...prev, [a.name]: x }))}
+              context={values}
+              label={`${prompt.name}: ${a.name}`}
+              className={field}
+              required={a.required}
+            />
           </label>
         ))}
         <div className="flex flex-wrap items-center gap-2">
@@ -216,8 +221,24 @@ function PromptView({ result, server, access }: { result: PromptResult | null; s
  * opens. Reading and getting need `access` (runner): the server is contacted on the viewer's
  * behalf, and the studio audits it. Everything the server sends is shown as untrusted content.
  */
-export function ServerBrowser({ server, hasResources, hasPrompts, access }: { server: string; hasResources: boolean; hasPrompts: boolean; access: Allowance }) {
+export function ServerBrowser({
+  server,
+  hasResources,
+  hasPrompts,
+  hasCompletions,
+  hasSubscriptions,
+  access,
+}: {
+  server: string;
+  hasResources: boolean;
+  hasPrompts: boolean;
+  hasCompletions: boolean;
+  hasSubscriptions: boolean;
+  access: Allowance;
+}) {
   const base = `/api/servers/${encodeURIComponent(server)}`;
+  // Suggestions from the server's completion/complete, for those who may use the forms they feed.
+  const completeUrl = hasCompletions && access.allowed ? `${base}/complete` : null;
   const resources = useList(hasResources ? `${base}/resources` : null, pickResources);
   const prompts = useList(hasPrompts ? `${base}/prompts` : null, pickPrompts);
   const [read, setRead] = useState<ReadResult | null>(null);
@@ -235,6 +256,12 @@ export function ServerBrowser({ server, hasResources, hasPrompts, access }: { se
       .then((r) =>
         setRead(r.ok ? { uri, state: "read", contents: Array.isArray(r.body.contents) ? (r.body.contents as ResourceContents[]) : [] } : { uri, state: "failed", message: r.message }),
       )
+      .catch(reportError);
+  };
+  // A followed resource that changed: read again in place (the contents stay shown meanwhile).
+  const reread = (uri: string) => {
+    post(`${base}/resources/read`, { uri })
+      .then((r) => setRead((cur) => (cur?.uri !== uri ? cur : r.ok ? { uri, state: "read", contents: Array.isArray(r.body.contents) ? (r.body.contents as ResourceContents[]) : [] } : { uri, state: "failed", message: r.message })))
       .catch(reportError);
   };
   const doGet = (name: string, args: Record<string, string>) => {
@@ -286,7 +313,7 @@ export function ServerBrowser({ server, hasResources, hasPrompts, access }: { se
           <Card title="Resource templates">
             <ul className="space-y-2" aria-label="Resource templates">
               {resources.value.templates.map((t) => (
-                <TemplateForm key={t.uriTemplate} template={t} access={access} onRead={doRead} />
+                <TemplateForm key={t.uriTemplate} template={t} access={access} completeUrl={completeUrl} onRead={doRead} />
               ))}
             </ul>
           </Card>
@@ -299,7 +326,7 @@ export function ServerBrowser({ server, hasResources, hasPrompts, access }: { se
             (prompts.value.length ? (
               <ul className="space-y-2" aria-label="Prompts">
                 {prompts.value.map((p) => (
-                  <PromptForm key={p.name} prompt={p} access={access} onGet={doGet} />
+                  <PromptForm key={p.name} prompt={p} access={access} completeUrl={completeUrl} onGet={doGet} />
                 ))}
               </ul>
             ) : (
@@ -310,7 +337,7 @@ export function ServerBrowser({ server, hasResources, hasPrompts, access }: { se
       <div className="space-y-4 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto">
         <div ref={readRef} className="scroll-mt-16">
           <Card title="Resource contents">
-            <ReadView read={read} />
+            <ReadView read={read} follow={hasSubscriptions && access.allowed ? { base, reread } : null} />
           </Card>
         </div>
         <div ref={promptRef} className="scroll-mt-16">

@@ -163,6 +163,8 @@ const BENIGN_BY_ROUTE: Record<string, Record<string, string>> = {
   "/api/servers/[name]/prompts/get": { "[name]": NO_SERVER },
   "/api/servers/[name]/oauth": { "[name]": NO_SERVER },
   "/api/servers/[name]/oauth/callback": { "[name]": NO_SERVER },
+  "/api/servers/[name]/complete": { "[name]": NO_SERVER },
+  "/api/servers/[name]/resources/follow": { "[name]": NO_SERVER },
   "/servers/[name]": { "[name]": NO_SERVER },
   "/api/tokens/[id]": { "[id]": NO_RUN },
   // Reads reach further with a tool that exists.
@@ -519,6 +521,13 @@ const BODY_ROUTES: BodyRoute[] = [
   { method: "PATCH", pattern: "/api/servers/[name]", path: `/api/servers/${NO_SERVER}`, fields: { enabled: false }, readsBody: true },
   { method: "POST", pattern: "/api/servers/[name]/resources/read", path: `/api/servers/${NO_SERVER}/resources/read`, fields: { uri: "example://corpus" }, readsBody: true },
   { method: "POST", pattern: "/api/servers/[name]/prompts/get", path: `/api/servers/${NO_SERVER}/prompts/get`, fields: { name: "corpus", arguments: { a: "b" } }, readsBody: true },
+  {
+    method: "POST",
+    pattern: "/api/servers/[name]/complete",
+    path: `/api/servers/${NO_SERVER}/complete`,
+    fields: { ref: { type: "ref/prompt", name: "corpus" }, argument: { name: "a", value: "b" }, context: { arguments: { c: "d" } } },
+    readsBody: true,
+  },
   { method: "PUT", pattern: "/api/config", path: "/api/config", fields: { text: "{}", expectedVersion: "0".repeat(64) }, readsBody: true },
   { method: "POST", pattern: "/api/auth/[...all]", path: "/api/auth/sign-in/email", fields: { email: SIGN_IN_EMAIL, password: "not-the-password", rememberMe: false, callbackURL: "/" }, readsBody: false },
   { method: "POST", pattern: "/api/auth/[...all]", path: "/api/auth/sign-in/social", fields: { provider: "corpus-no-such-provider", callbackURL: "/" }, readsBody: false },

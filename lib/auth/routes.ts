@@ -74,6 +74,8 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/servers/[name]", { PATCH: "admin", DELETE: "admin" }),
   // Reading contacts the server on the caller's behalf, like a run: runner, and audited.
   api("/api/servers/[name]/resources/read", { POST: "runner" }),
+  // Following a resource subscribes upstream on the caller's behalf (and the page re-reads it): runner.
+  api("/api/servers/[name]/resources/follow", { GET: "runner" }),
   // Getting a prompt sends its arguments to the server on the caller's behalf: runner, and audited.
   // The lists (names, descriptions, argument names) are what a viewer sees of tools too.
   api("/api/servers/[name]/resources", { GET: "viewer" }),
@@ -84,6 +86,9 @@ export const ROUTES: readonly RouteAccess[] = [
   // navigation the door lets through for this path only); it finishes only the flow its caller started.
   api("/api/servers/[name]/oauth", { POST: "admin", DELETE: "admin" }),
   api("/api/servers/[name]/oauth/callback", { GET: "admin" }),
+  // Completions send what someone types into a prompt or template form to the server on their
+  // behalf, to feed the forms only a runner can submit: runner (not audited: asked per keystroke).
+  api("/api/servers/[name]/complete", { POST: "runner" }),
   api("/api/config", { GET: "viewer", PUT: "admin" }),
   api("/api/config/events", { GET: "viewer" }),
   api("/api/audit", { GET: "viewer" }),

@@ -51,6 +51,7 @@ import { page, pageSize } from "./paging";
 import type { McpManagerEvent, McpView } from "../mcp/source";
 import { canonicalJson } from "../tools/hash";
 import * as upstream from "./upstream";
+import { SessionFollows } from "./follows";
 
 /** What the MCP endpoint needs of the studio (a full `Studio` fits). */
 export interface McpStudio {
@@ -458,14 +459,23 @@ function offerUpstream(server: Server, view: upstream.UpstreamView): void {
     return { resourceTemplates: items as ListResourceTemplatesResult["resourceTemplates"], ...(nextCursor ? { nextCursor } : {}) };
   });
   server.setRequestHandler("resources/read", async (request, ctx) => (await upstream.readResource(view, request.params.uri, ctx.mcpReq.signal)) as ReadResourceResult);
-  server.setRequestHandler("resources/subscribe", async (request, ctx) => {
-    await upstream.subscribeResource(view, request.params.uri, "resources/subscribe", ctx.mcpReq.signal);
+  // 2025-era sessions (one Server each): a subscription follows the URI at every server that
+  // takes subscriptions, shared with everyone else following it (lib/servers/follow.ts), and
+  // relays its updates to this session; released on unsubscribe or when the session closes.
+  const following = new SessionFollows(view, (uri) => server.notification({ method: "notifications/resources/updated", params: { uri } }));
+  server.setRequestHandler("resources/subscribe", async (request) => {
+    await following.subscribe(request.params.uri);
     return {};
   });
-  server.setRequestHandler("resources/unsubscribe", async (request, ctx) => {
-    await upstream.subscribeResource(view, request.params.uri, "resources/unsubscribe", ctx.mcpReq.signal);
+  server.setRequestHandler("resources/unsubscribe", (request) => {
+    following.unsubscribe(request.params.uri);
     return {};
   });
+  const closed = server.onclose;
+  server.onclose = () => {
+    following.close();
+    closed?.();
+  };
   server.setRequestHandler("completion/complete", async (request, ctx) => (await upstream.complete(view, { ...request.params }, ctx.mcpReq.signal)) as CompleteResult);
 }
 

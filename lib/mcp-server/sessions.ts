@@ -106,7 +106,9 @@ export class LegacySessions {
       eventStore: new SessionEventStore(),
       retryInterval: RESUME_RETRY_MS,
     });
+    const closed = server.onclose;
     server.onclose = () => {
+      closed?.();
       if (transport.sessionId) this.forget(transport.sessionId);
     };
     if (this.opts.onerror) server.onerror = this.opts.onerror;

@@ -125,13 +125,6 @@ export async function readResource(view: UpstreamView, uri: string, signal?: Abo
   throw new ResourceNotFoundError(uri.slice(0, 2_000));
 }
 
-/** Subscribes (or unsubscribes) at every server that supports subscriptions; resource updates are not relayed yet. */
-export async function subscribeResource(view: UpstreamView, uri: string, method: "resources/subscribe" | "resources/unsubscribe", signal?: AbortSignal): Promise<void> {
-  const able = upstreams(view, "resources").filter((u) => isObject(u.capabilities.resources) && u.capabilities.resources.subscribe === true);
-  if (!able.length) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "No configured MCP server supports resource subscriptions.");
-  await Promise.allSettled(able.map((u) => u.connection.request(method, { uri }, { signal })));
-}
-
 /**
  * `completion/complete` for a re-offered prompt (routed like prompts/get) or resource template
  * (asked of the servers offering completions, first answer with values wins).

@@ -5,17 +5,20 @@ import { ProtocolError } from "@modelcontextprotocol/client";
 import type { InputRequest, SamplingMessageView } from "../execution/pending-input";
 import type { ToolContext } from "../tools/define";
 import type { JsonSchema } from "../tools/spec";
+import { CLIENT_TASK_CAPABILITIES } from "./client-tasks";
 import { isObject } from "./mapping";
 
 /**
  * What the studio declares to every server: form and URL elicitation, sampling (a person writes
  * the reply), roots. Roots without listChanged: a server whose roots change in the config is
- * reconnected (McpManager restarts a changed entry), so it asks again.
+ * reconnected (McpManager restarts a changed entry), so it asks again. Tasks (2025-11-25): a
+ * server may send elicitation and sampling as tasks (lib/mcp/client-tasks.ts).
  */
 export const CLIENT_CAPABILITIES = {
   elicitation: { form: {}, url: {} },
   sampling: {},
   roots: {},
+  tasks: CLIENT_TASK_CAPABILITIES,
 } as const;
 
 /** The JSON-RPC error code the spec gives a sampling request the user rejected. */

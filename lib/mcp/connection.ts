@@ -1,4 +1,4 @@
-import { Client, LOG_LEVEL_META_KEY, type Implementation, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { LOG_LEVEL_META_KEY, type Client, type Implementation, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { DEFAULT_TIMEOUT_MS } from "../execution/execute";
 import { inputTimeoutMs } from "../execution/pending-input";
 import type { RegisteredTool, ToolContext } from "../tools/define";
@@ -7,6 +7,7 @@ import type { ResourceContents, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { backoffDelay, type BackoffOptions } from "./backoff";
 import { askElicitation, askSampling, CLIENT_CAPABILITIES, toElicitation, toSampling } from "./client-requests";
+import { StudioClient } from "./client-tasks";
 import { isNetworkFailure, toMcpToolError } from "./errors";
 import { logLevelAtLeast, toLogMessage } from "./log-messages";
 import { RAW, toResourceContents, toToolOutput, toToolSpec } from "./mapping";
@@ -132,6 +133,8 @@ export class McpConnection {
   private registered: RegisteredTool[] = [];
 
   private listeners = new Set<McpConnectionListener>();
+  /** Who hears the server's notifications/resources/updated (lib/servers/follow.ts): apart from `listeners`, which mean "tools may have changed". */
+  private readonly resourceListeners = new Set<(uri: string) => void>();
   /** Calls in flight on this server: where a server's request for input (elicitation, sampling) goes. */
   private readonly inFlight = new Set<ToolContext>();
 
@@ -172,6 +175,7 @@ export class McpConnection {
     this.rebuild();
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
     this.listeners.clear();
+    this.resourceListeners.clear();
   }
 
   get isClosed(): boolean {
@@ -213,6 +217,12 @@ export class McpConnection {
   subscribe(listener: McpConnectionListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Listens to the server's notifications/resources/updated (the URI); returns the unsubscribe function. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
   }
 
   /** Resolves with the status once `predicate` holds (checked now and on every event). */
@@ -365,6 +375,24 @@ export class McpConnection {
     return result as Record<string, unknown>;
   }
 
+  /**
+   * Subscribes to changes of one resource (their notifications/resources/updated reach
+   * `onResourceUpdated`): resources/subscribe on a 2025-era connection, a subscriptions/listen
+   * stream filtered to the URI on 2026-07-28. Resolves with the function that ends it.
+   */
+  async subscribeResource(uri: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<() => Promise<void>> {
+    const client = this.client;
+    if (!client || this.state !== "connected") throw new ToolError("network", `MCP server "${this.name}" is unavailable: ${this.unavailableReason() ?? "not connected"}`);
+    if (this.era === "modern") {
+      const subscription = await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs });
+      return () => subscription.close();
+    }
+    await this.request("resources/subscribe", { uri }, { timeoutMs });
+    return async () => {
+      if (this.client === client && this.state === "connected") await this.request("resources/unsubscribe", { uri }, { timeoutMs });
+    };
+  }
+
   // ------------------------------------------------------------ connecting
 
   private async attempt(): Promise<void> {
@@ -374,7 +402,7 @@ export class McpConnection {
     this.serverProcess = undefined;
     this.relistWhenConnected = false;
     this.setState("connecting");
-    let client: Client | undefined;
+    let client: StudioClient | undefined;
     try {
       const { transport, process: serverProcess } = createTransport(this.config, {
         onStderr: (chunk) => this.stderr.write(chunk),
@@ -384,7 +412,7 @@ export class McpConnection {
         authProvider: this.config.transport === "http" ? this.opts.oauth?.(this.config) : undefined,
       });
       this.serverProcess = serverProcess;
-      client = new Client(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
+      client = new StudioClient(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
         capabilities: CLIENT_CAPABILITIES,
         versionNegotiation: { mode: "auto" },
         listChanged: {
@@ -446,11 +474,23 @@ export class McpConnection {
    * Requests the server sends this client: elicitation and sampling go to the person who started
    * the call they arrived for; roots are the server's configured `roots`.
    */
-  private handleServerRequests(c: Client): void {
+  private handleServerRequests(c: StudioClient): void {
     c.setRequestHandler("elicitation/create", (request, hctx) => askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
     c.setRequestHandler("sampling/createMessage", (request, hctx) => askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
     c.setNotificationHandler("notifications/message", (n) => this.onLogMessage(n.params));
     c.setRequestHandler("roots/list", () => ({ roots: (this.config.roots ?? []).map((r) => (r.name ? { uri: r.uri, name: r.name } : { uri: r.uri })) }));
+    // Elicitation and sampling sent as tasks (2025-11-25) are answered with a task: see client-tasks.ts.
+    c.serveTasks();
+    c.setNotificationHandler("notifications/resources/updated", (n) => {
+      if (this.client !== c || typeof n.params.uri !== "string") return;
+      for (const l of [...this.resourceListeners]) {
+        try {
+          l(n.params.uri);
+        } catch (err) {
+          this.log(`a resource update listener failed: ${describe(err)}`);
+        }
+      }
+    });
   }
 
   /**

@@ -95,12 +95,12 @@ export function liveConnection(view: BrowseView, server: string): McpConnection 
   return connection;
 }
 
-function declares(connection: McpConnection, capability: "resources" | "prompts"): boolean {
+function declares(connection: McpConnection, capability: "resources" | "prompts" | "completions"): boolean {
   return isObject(connection.status().capabilities?.[capability]);
 }
 
 /** An upstream failure as an HTTP error: the server's own message, 502 (400 for invalid params, 404 for not found). */
-function upstreamError(err: unknown, server: string): HttpError {
+export function upstreamError(err: unknown, server: string): HttpError {
   if (err instanceof HttpError) return err;
   const message = (err instanceof Error ? err.message : String(err)).replace(/^MCP error -?\d+: /, "").slice(0, 1000);
   const code = isObject(err) && typeof err.code === "number" ? err.code : undefined;
@@ -200,4 +200,43 @@ export async function getServerPrompt(
     await deps.audit.append({ ...base, detail: { ...ids, outcome: "failed", arguments: argNames, kind: err.kind, message: err.message.slice(0, 500) } });
     throw err;
   }
+}
+
+/** What a completion is for: a prompt's argument or a resource template's variable. */
+export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+export interface CompletionRequest {
+  ref: CompletionRef;
+  argument: { name: string; value: string };
+  /** The other arguments already filled in (`context.arguments`). */
+  context?: Record<string, string>;
+}
+
+/** At most this many suggestions are passed on (the spec caps a response at 100). */
+const MAX_COMPLETIONS = 100;
+/** How long a completion may take: it feeds suggestions as someone types. */
+export const COMPLETE_TIMEOUT_MS = 5_000;
+
+/**
+ * Suggestions for one argument from the server's `completion/complete` (not audited: it is asked
+ * as someone types, and carries no more than the form they are filling in). 404 when the server
+ * declares no completions; the values are shape-checked and bounded (strings, at most 100, each
+ * cut to 1,000 characters; duplicates dropped).
+ */
+export async function completeServerArgument(view: BrowseView, server: string, req: CompletionRequest, signal?: AbortSignal): Promise<{ server: string; values: string[]; total?: number; hasMore: boolean }> {
+  const connection = liveConnection(view, server);
+  if (!declares(connection, "completions")) throw new HttpError(404, "not_found", `MCP server "${server}" offers no completions (it did not declare the completions capability).`);
+  const context = req.context && Object.keys(req.context).length ? { context: { arguments: req.context } } : {};
+  let raw: Record<string, unknown>;
+  try {
+    const timeout = AbortSignal.timeout(COMPLETE_TIMEOUT_MS);
+    raw = await connection.request("completion/complete", { ref: req.ref, argument: req.argument, ...context }, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout, timeoutMs: COMPLETE_TIMEOUT_MS });
+  } catch (err) {
+    throw upstreamError(err, server);
+  }
+  const completion = isObject(raw.completion) ? raw.completion : null;
+  if (!completion || !Array.isArray(completion.values)) throw new HttpError(502, "provider", `MCP server "${server}" returned a malformed completion/complete result (no completion.values array).`);
+  const values = [...new Set(completion.values.filter((v): v is string => typeof v === "string").map((v) => v.slice(0, 1000)))].slice(0, MAX_COMPLETIONS);
+  const total = typeof completion.total === "number" && Number.isSafeInteger(completion.total) && completion.total >= 0 ? { total: completion.total } : {};
+  return { server, values, ...total, hasMore: completion.hasMore === true || completion.values.length > MAX_COMPLETIONS };
 }

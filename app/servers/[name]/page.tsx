@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { offersSubscriptions } from "@/lib/servers/follow";
 import { getStudio } from "@/lib/studio/studio";
 import { ServerBrowser } from "@/components/servers/ServerBrowser";
 import { OAuthButtons } from "@/components/servers/OAuthButtons";
@@ -66,7 +67,7 @@ export default async function ServerPage({ params, searchParams }: Props) {
           This server is {state.enabled === false ? "disabled" : state.state}{state.error ? `: ${state.error}` : ""}. Its resources and prompts can be browsed once it is connected.
         </p>
       ) : (
-        <ServerBrowser server={name} hasResources={has("resources")} hasPrompts={has("prompts")} access={access} />
+        <ServerBrowser server={name} hasResources={has("resources")} hasPrompts={has("prompts")} hasCompletions={has("completions")} hasSubscriptions={offersSubscriptions(caps)} access={access} />
       )}
     </div>
   );
