@@ -138,6 +138,8 @@ async function main() {
     { label: "outbox", path: "/outbox" },
     { label: "triggers", path: "/triggers" },
     { label: "servers", path: "/servers" },
+    // A server's own page (resources, templates, prompts); its scripts load whether it is connected or not.
+    { label: "server (example)", path: "/servers/example" },
     { label: "settings", path: "/settings" },
     { label: "users", path: "/users" },
     { label: "tokens", path: "/tokens" },

@@ -144,7 +144,9 @@ describe("the queue policy", () => {
 
   it("a held run cancelled while it waits is ended and its later jobs are dropped", async () => {
     setPolicy([{ tool: "slow", concurrency: 1 }]);
-    const first = await send("slow", { hold: 1500 });
+    // The first holds the limit long enough for the second to be held even on a loaded machine
+    // (at 1.5 s a slow worker could claim the second only after the first ended: never held).
+    const first = await send("slow", { hold: 5000 });
     const second = await send("slow", { hold: 10 });
     // Held at least once: its first job completed and a later one waits.
     await until(
