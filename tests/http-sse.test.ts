@@ -1,7 +1,7 @@
 // The Server-Sent Events helper of the follow and config routes (lib/http/sse.ts): read as a
 // browser would, ended by the client going away (its signal, or cancelling the body).
-import { describe, expect, it } from "vitest";
-import { eventStream } from "@/lib/http/sse";
+import { describe, expect, it, vi } from "vitest";
+import { eventStream, SSE_HEARTBEAT_MS } from "@/lib/http/sse";
 
 async function readSome(res: Response, until: string): Promise<string> {
   const reader = res.body!.getReader();
@@ -17,6 +17,19 @@ async function readSome(res: Response, until: string): Promise<string> {
 }
 
 describe("eventStream", () => {
+  it("an idle stream sends a comment every SSE_HEARTBEAT_MS, so proxies keep it open", async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const res = eventStream(controller.signal, () => () => {});
+      vi.advanceTimersByTime(SSE_HEARTBEAT_MS);
+      expect(await readSome(res, "\n\n")).toMatch(/^: heartbeat \d{4}-\d\d-\d\dT[\d:.]+Z\n\n$/);
+      controller.abort();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("streams what open sends with the SSE headers; the client going away runs the cleanup once", async () => {
     const controller = new AbortController();
     let closed = 0;

@@ -174,6 +174,9 @@ describe("OAuth for a remote MCP server", () => {
     expect(await httpFailureOf(beginServerSignIn(deps, "nope", who))).toMatchObject({ status: 404, message: 'No MCP server named "nope".' });
     expect(await httpFailureOf(beginServerSignIn(deps, "local", who))).toMatchObject({ status: 409, message: expect.stringContaining("stdio") });
     expect(await httpFailureOf(beginServerSignIn(deps, "plain", who))).toMatchObject({ status: 409, message: expect.stringContaining('"oauth": false') });
+    // Anything but a sign-in's own refusal goes on as it is (the route's error mapping answers it).
+    const unexpected = new TypeError("not a sign-in refusal");
+    expect(() => asHttpError(unexpected)).toThrow(unexpected);
   });
 
   it("a server that answers 401 without speaking OAuth says so, and how to give it a fixed credential", async () => {

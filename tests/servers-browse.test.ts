@@ -221,3 +221,60 @@ describe("following a resource (resources/subscribe, notifications/resources/upd
     expect(follows.subscriptions).toBe(0);
   });
 });
+
+describe("following across a server's life: other URIs, a reconnect, a replaced entry", () => {
+  // A manager of its own that reconnects at once, so the test can kill its server.
+  const own = new McpManager({ backoff: { initialMs: 50, maxMs: 200 } });
+  const entry = (args: string[] = []) => ({ name: "ev", transport: "stdio" as const, command: process.execPath, args: [everythingServerPath(), "stdio", ...args], env: {}, enabled: true });
+  const ctx = { signal: new AbortController().signal, progress: () => {}, runId: "r", actor: "test" };
+  const toggleUpdates = () => own.connection("ev")!.tools().find((t) => t.spec.name === "ev__toggle-subscriber-updates")!.invoke({}, ctx);
+  afterAll(() => own.close());
+
+  it("a follower hears only its URI; after the server restarts the studio subscribes again; a replaced entry starts over on its new connection", async () => {
+    await own.sync([entry()]);
+    await own.connection("ev")!.waitFor((s) => s.state === "connected", 30_000);
+    const { resources } = await listServerResources(own, "ev");
+    const [uriA, uriB] = [resources[0]!.uri, resources[1]!.uri];
+    const logged: string[] = [];
+    const follows = new ResourceFollows(5, (m) => logged.push(m));
+    const heardA: string[] = [];
+    const heardB: string[] = [];
+    const stopA = await follows.follow(own, "ev", uriA, (u) => heardA.push(u.uri));
+    const stopB = await follows.follow(own, "ev", uriB, (u) => heardB.push(u.uri));
+    expect(follows.subscriptions).toBe(2);
+    await toggleUpdates();
+    await eventually(() => heardA.length > 0 && heardB.length > 0, 10_000);
+    expect(new Set(heardA)).toEqual(new Set([uriA]));
+    expect(new Set(heardB)).toEqual(new Set([uriB]));
+
+    // The server process dies and comes back: it has forgotten the subscriptions, the studio asks again.
+    const connection = own.connection("ev")!;
+    process.kill(connection.status().pid!);
+    await connection.waitFor((s) => s.state !== "connected", 10_000);
+    await connection.waitFor((s) => s.state === "connected", 30_000);
+    heardA.length = 0;
+    await toggleUpdates(); // a new process: updates are off again
+    await eventually(() => heardA.length > 0, 10_000);
+    expect(new Set(heardA)).toEqual(new Set([uriA]));
+
+    // The entry changes (a config edit): the same URI followed again starts over on the new connection.
+    await own.sync([entry(["--no-such-flag-is-read"])]);
+    await own.connection("ev")!.waitFor((s) => s.state === "connected", 30_000);
+    expect(own.connection("ev")).not.toBe(connection);
+    const stopA2 = await follows.follow(own, "ev", uriA, () => {});
+    expect(follows.subscriptions).toBe(2); // uriA on the new connection, uriB still on the old one's entry
+    stopA();
+    stopA2();
+    stopB();
+    expect(follows.subscriptions).toBe(0);
+    expect(logged.filter((m) => !m.includes("ending the subscription"))).toEqual([]);
+
+    // The server dies while the subscription is being taken: the follow fails with the reason and leaves nothing behind.
+    const dying = own.connection("ev")!;
+    const pending = follows.follow(own, "ev", uriA, () => {});
+    process.kill(dying.status().pid!, "SIGKILL");
+    const err = await failure(pending);
+    expect(err.status).toBeGreaterThanOrEqual(500);
+    expect(follows.subscriptions).toBe(0);
+  }, 90_000);
+});

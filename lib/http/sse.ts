@@ -8,7 +8,7 @@ export const SSE_HEARTBEAT_MS = 15_000;
  */
 export function eventStream(signal: AbortSignal, open: (send: (chunk: string) => void) => () => void): Response {
   const encoder = new TextEncoder();
-  let cleanup = () => {};
+  let cleanup: (() => void) | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       let closed = false;
@@ -17,17 +17,17 @@ export function eventStream(signal: AbortSignal, open: (send: (chunk: string) =>
         try {
           controller.enqueue(encoder.encode(chunk));
         } catch {
-          cleanup(); // the stream is gone
+          cleanup?.(); // the stream is gone
         }
       };
       const heartbeat = setInterval(() => send(`: heartbeat ${new Date().toISOString()}\n\n`), SSE_HEARTBEAT_MS);
-      const onAbort = () => cleanup();
-      let close = () => {};
+      const onAbort = () => cleanup?.();
+      let close: (() => void) | undefined = undefined; // set by open() below; cleanup may run before (an aborted signal)
       cleanup = () => {
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
-        close();
+        close?.();
         signal.removeEventListener("abort", onAbort);
         try {
           controller.close();
@@ -40,7 +40,7 @@ export function eventStream(signal: AbortSignal, open: (send: (chunk: string) =>
       if (signal.aborted) cleanup();
     },
     cancel() {
-      cleanup();
+      cleanup?.();
     },
   });
   return new Response(stream, {
