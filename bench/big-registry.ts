@@ -1,8 +1,9 @@
 // npm run bench (step): the studio with a big registry (issue 12, item 6). An MCP server offering
 // 5,000 tools (bench/fixtures/mcp-bench-server.mjs --tools 5000, over stdio) is connected, then:
-//   - GET /api/tools: p50/p95 over sequential calls (target p95 ≤ 50 ms), beside its floors, the same
-//     list serialized in this process (JSON.stringify) and the studio's lightest route (/api/health);
-//     also revalidated (If-None-Match: 304) and one page of 100 (?limit=100);
+//   - GET /api/tools (the tools' summaries): p50/p95 over sequential calls (target p95 ≤ 50 ms), beside
+//     its floors, the same list serialized in this process (JSON.stringify) and the studio's lightest
+//     route (/api/health); also revalidated (If-None-Match: 304), one page of 100 (?limit=100), and
+//     every full spec (?view=full, no target);
 //   - /api/mcp tools/list: a client pages through every tool (target: it pages, each page bounded);
 //   - the tool list in Chromium: how many cards are in the DOM (virtualised: a screenful, not 5,000),
 //     and how long each keystroke takes to reach the screen while typing a search (Event Timing:
@@ -90,6 +91,16 @@ async function main(): Promise<number> {
   };
   await timed(10, getTools);
   const apiTools = await timed(100, getTools);
+  // The full specs (?view=full), for the record: no target, as a list does not show schemas.
+  let fullBytes = 0;
+  const getFull = async () => {
+    const res = await fetch(`${studio.url}/api/tools?view=full`, { headers: { ...auth, "accept-encoding": "gzip" } });
+    const text = await res.text();
+    if (res.status !== 200 || (JSON.parse(text) as { tools: unknown[] }).tools.length !== total) throw new Error(`GET /api/tools?view=full: ${res.status}`);
+    fullBytes = text.length;
+  };
+  await timed(5, getFull);
+  const apiToolsFull = await timed(50, getFull);
   let etag = "";
   const revalidate = async () => {
     const res = await fetch(`${studio.url}/api/tools`, { headers: { ...auth, "if-none-match": etag } });
@@ -197,6 +208,7 @@ async function main(): Promise<number> {
   const f = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
   console.log(`\nA registry of ${total} tools (an MCP server offering ${cfg.tools} + its add, and the built-in tools)\n`);
   console.log(`GET /api/tools: p50 ${f(apiTools.p50)} ms, p95 ${f(apiTools.p95)} ms, max ${f(apiTools.max)} ms; floors in the same run: JSON.stringify of the same list in-process p50 ${f(stringify.p50)} ms (${f(apiTools.p50 / stringify.p50)}x), GET /api/health p50 ${f(healthRoute.p50)} ms (${f(apiTools.p50 / healthRoute.p50)}x)`);
+  console.log(`GET /api/tools?view=full (every schema, ${(fullBytes / 1024).toFixed(0)} KiB; no target): p50 ${f(apiToolsFull.p50)} ms, p95 ${f(apiToolsFull.p95)} ms`);
   console.log(`GET /api/tools revalidated (If-None-Match, 304): p50 ${f(apiToolsRevalidate.p50)} ms, p95 ${f(apiToolsRevalidate.p95)} ms; a page of 100 (?limit=100): p50 ${f(apiToolsPage.p50)} ms, p95 ${f(apiToolsPage.p95)} ms`);
   console.log(`/api/mcp tools/list: ${pages.length} pages of at most ${largestPage} tools, ${mcpTotal} in all; slowest page ${f(slowestPageMs)} ms; an SDK client following the cursors lists ${sdkListed}`);
   console.log(`Tool list page: loaded in ${f(pageLoadMs)} ms; ${cardsInDom} cards in the DOM; typing "${target}": ${keyDurations.length} keystrokes over 16 ms, slowest ${f(slowestKeystroke)} ms; ${shownAfterSearch} card(s) shown after the search`);
@@ -205,7 +217,7 @@ async function main(): Promise<number> {
   mkdirSync(path.join(root, "bench", "results"), { recursive: true });
   writeFileSync(
     path.join(root, "bench", "results", "big-registry.json"),
-    JSON.stringify({ at: new Date().toISOString(), tools: total, apiTools, apiToolsRevalidate, apiToolsPage, stringify, healthRoute, bytes, pages, pageLoadMs, cardsInDom, keyDurations, checks }, null, 2),
+    JSON.stringify({ at: new Date().toISOString(), tools: total, apiTools, apiToolsFull, fullBytes, apiToolsRevalidate, apiToolsPage, stringify, healthRoute, bytes, pages, pageLoadMs, cardsInDom, keyDurations, checks }, null, 2),
   );
   return checks.every((c) => c.pass) ? 0 : 1;
 }

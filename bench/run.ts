@@ -13,7 +13,7 @@
 //                 (issue 12 item 3: a proxied call adds at most 1 ms p50 over the built-in tool)
 // and prints the studio as ratios to the two floors measured in the same run (issue 12's targets:
 // at least 75% of the bare route's runs/s at concurrency 32, at most 1.5 ms more p50 at c=1).
-// For each: warm-up calls, p50/p95 latency over N sequential calls (concurrency 1), runs/s at
+// For each: warm-up calls until its latency settles, p50/p95 latency over N sequential calls (concurrency 1), runs/s at
 // concurrency 1 (from that sequential pass) and at concurrency 32 (a fixed number of calls spread
 // over 32 workers). Every result is checked (status success, sum === 3); any failure, or a captured
 // run count that differs from the number of calls made, exits non-zero.
@@ -22,11 +22,12 @@
 // The studio is started on a free loopback port and its whole process group is killed at the end,
 // on error and on Ctrl-C. Results: printed table + bench/results/latest.json.
 //
-// Knobs (env): BENCH_PORT (first port tried, default 3199), BENCH_WARMUP (200),
+// Knobs (env): BENCH_PORT (first port tried, default 3199), BENCH_WARMUP (1000: the least warm-up of a
+// path, which goes on until its latency settles, BENCH_WARMUP_MAX calls at most, 10000),
 // BENCH_N_DIRECT (20000), BENCH_N_EXECUTE (1000), BENCH_N_HTTP (1000), BENCH_CONC (32),
 // BENCH_N_MCP (500), BENCH_CONC_CALLS (2000; direct uses 10x), BENCH_NO_BUILD=1 (use an existing build as is instead of
 // letting studio.mjs rebuild a stale one),
-// BENCH_TIMEOUT_S (600: hard limit for the whole bench).
+// BENCH_TIMEOUT_S (900: hard limit for the whole bench).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -55,7 +56,9 @@ const resultsDir = path.join(root, "bench", "results");
 
 const cfg = {
   port: intEnv("BENCH_PORT", 3199, 1024, 65000),
-  warmup: intEnv("BENCH_WARMUP", 200, 0, 100_000),
+  // Every path alike: warmed until its latency settles (see measure), at least this many calls.
+  warmup: intEnv("BENCH_WARMUP", 1000, 0, 100_000),
+  warmupMax: intEnv("BENCH_WARMUP_MAX", 10_000, 0, 1_000_000),
   nDirect: intEnv("BENCH_N_DIRECT", 20_000, 1, 1_000_000),
   nExecute: intEnv("BENCH_N_EXECUTE", 1000, 1, 100_000),
   nHttp: intEnv("BENCH_N_HTTP", 1000, 1, 100_000),
@@ -63,7 +66,7 @@ const cfg = {
   conc: intEnv("BENCH_CONC", 32, 1, 1024),
   concCalls: intEnv("BENCH_CONC_CALLS", 2000, 1, 100_000),
   allowBuild: process.env.BENCH_NO_BUILD !== "1",
-  timeoutS: intEnv("BENCH_TIMEOUT_S", 600, 10, 3600),
+  timeoutS: intEnv("BENCH_TIMEOUT_S", 900, 10, 3600),
 };
 const deadline = performance.now() + cfg.timeoutS * 1000;
 const ARGS = { a: 1, b: 2 } as const;
@@ -171,7 +174,37 @@ function pct(sorted: Float64Array, p: number): number {
   return sorted[i];
 }
 
-async function measure(pathId: string, label: string, call: Call, opts: { warmup: number; n: number; concCalls: number; conc: number }): Promise<PathResult> {
+/**
+ * Item 3 compares three paths of one studio. Besides each path's own pass, their calls are made
+ * interleaved, in rotating order, so warm-up, drift and a neighbour's load fall on each alike:
+ * p50 per path over `rounds` calls each, after `warmup` rounds.
+ */
+async function interleaved(paths: { label: string; call: Call }[], rounds: number, warmup: number): Promise<{ p50Ms: number[]; callsMade: number[]; failures: string[] }> {
+  const lat = paths.map(() => new Float64Array(rounds));
+  const callsMade = paths.map(() => 0);
+  const failures: string[] = [];
+  process.stdout.write(`  interleaved (${paths.map((p) => p.label).join(", ")}): warm-up ${warmup}, ${rounds} rounds`);
+  for (let r = -warmup; r < rounds; r++) {
+    if ((r & 127) === 0) checkDeadline("the interleaved pass");
+    for (let k = 0; k < paths.length; k++) {
+      const i = (k + (r + warmup)) % paths.length;
+      const s = performance.now();
+      callsMade[i]!++;
+      let problem: string | null;
+      try {
+        problem = await paths[i]!.call();
+      } catch (e) {
+        problem = `threw: ${(e as Error)?.message ?? String(e)}`;
+      }
+      if (problem !== null) failures.push(`${paths[i]!.label}: ${problem}`);
+      if (r >= 0) lat[i]![r] = performance.now() - s;
+    }
+  }
+  console.log(" … done");
+  return { p50Ms: lat.map((l) => pct(Float64Array.from(l).sort(), 0.5)), callsMade, failures };
+}
+
+async function measure(pathId: string, label: string, call: Call, opts: { warmup: number; warmupMax: number; n: number; concCalls: number; conc: number }): Promise<PathResult> {
   let failures = 0;
   let callsMade = 0;
   const failureSamples: string[] = [];
@@ -189,11 +222,33 @@ async function measure(pathId: string, label: string, call: Call, opts: { warmup
     }
   };
 
-  process.stdout.write(`  ${label}: warm-up ${opts.warmup}`);
-  for (let i = 0; i < opts.warmup; i++) {
-    await once();
-    if ((i & 255) === 0) checkDeadline(label);
+  // Warm-up until the latency settles, at least opts.warmup calls: windows of WINDOW calls, done
+  // after SETTLED windows in a row without a p50 3% under the best so far (at most opts.warmupMax
+  // calls). The studio runs far more code than the floors, on a database that starts empty: it
+  // took 2,000-3,000 calls to settle where the floors settle within the minimum.
+  process.stdout.write(`  ${label}: warm-up`);
+  let warmupCalls = 0;
+  {
+    const WINDOW = 250;
+    const SETTLED = 3;
+    let best = Infinity;
+    let calm = 0;
+    const w = new Float64Array(WINDOW);
+    while (warmupCalls < opts.warmupMax) {
+      for (let i = 0; i < WINDOW; i++) {
+        const s = performance.now();
+        await once();
+        w[i] = performance.now() - s;
+      }
+      warmupCalls += WINDOW;
+      checkDeadline(label);
+      const p50 = pct(Float64Array.from(w).sort(), 0.5);
+      calm = p50 < best * 0.97 ? 0 : calm + 1;
+      best = Math.min(best, p50);
+      if (warmupCalls >= opts.warmup && calm >= SETTLED) break;
+    }
   }
+  process.stdout.write(` ${warmupCalls}`);
 
   process.stdout.write(`, ${opts.n} sequential`);
   const lat = new Float64Array(opts.n);
@@ -230,7 +285,7 @@ async function measure(pathId: string, label: string, call: Call, opts: { warmup
   return {
     path: pathId,
     label,
-    warmup: opts.warmup,
+    warmup: warmupCalls,
     sequential: {
       calls: opts.n,
       p50Ms: pct(sorted, 0.5),
@@ -707,7 +762,7 @@ async function main(): Promise<number> {
       const sum = (out.structuredContent as { sum?: unknown } | undefined)?.sum;
       return sum === EXPECTED_SUM ? null : `sum was ${JSON.stringify(sum)}`;
     },
-    { warmup: Math.max(cfg.warmup, 1000), n: cfg.nDirect, concCalls: cfg.concCalls * 10, conc: cfg.conc },
+    { warmup: Math.max(cfg.warmup, 1000), warmupMax: cfg.warmupMax, n: cfg.nDirect, concCalls: cfg.concCalls * 10, conc: cfg.conc },
   );
 
   // 2. execute (validation + capture, no HTTP)
@@ -724,12 +779,12 @@ async function main(): Promise<number> {
       const sum = (run.output?.structuredContent as { sum?: unknown } | undefined)?.sum;
       return sum === EXPECTED_SUM ? null : `sum was ${JSON.stringify(sum)}`;
     },
-    { warmup: cfg.warmup, n: cfg.nExecute, concCalls: cfg.concCalls, conc: cfg.conc },
+    { warmup: cfg.warmup, warmupMax: cfg.warmupMax, n: cfg.nExecute, concCalls: cfg.concCalls, conc: cfg.conc },
   );
   const execCaptured = await countRuns(execDb.url, "add");
 
   // 3 and 4. The floors: the same INSERT behind a plain node:http handler and a bare Next route.
-  const loadOpts = { warmup: cfg.warmup, n: cfg.nHttp, concCalls: cfg.concCalls, conc: cfg.conc };
+  const loadOpts = { warmup: cfg.warmup, warmupMax: cfg.warmupMax, n: cfg.nHttp, concCalls: cfg.concCalls, conc: cfg.conc };
   const nodeDb = await floorDatabase();
   const nodeFloor = await startFloor("node:http floor", [path.join(root, "bench", "floor", "http.mjs")], nodeDb.url, "/");
   const floorHttp = await measure("floor-http", "floor: node:http + INSERT", floorCall(`${nodeFloor.baseUrl}/`), loadOpts);
@@ -759,13 +814,22 @@ async function main(): Promise<number> {
   const http = await measure("http", "POST /api/tools/add/run (studio)", studioCall(server, "add"), loadOpts);
 
   // 6. Proxied MCP (item 3): the same `add` on an MCP server, through the studio and straight from an SDK client.
-  const mcpOpts = { warmup: cfg.warmup, n: cfg.nMcp, concCalls: cfg.concCalls, conc: cfg.conc };
+  const mcpOpts = { warmup: cfg.warmup, warmupMax: cfg.warmupMax, n: cfg.nMcp, concCalls: cfg.concCalls, conc: cfg.conc };
   const proxiedStdio = await measure("mcp-stdio", `POST /api/tools/${MCP_TOOLS.stdio}/run`, studioCall(server, MCP_TOOLS.stdio), mcpOpts);
   const proxiedHttp = await measure("mcp-http", `POST /api/tools/${MCP_TOOLS.http}/run`, studioCall(server, MCP_TOOLS.http), mcpOpts);
   // The built-in tool again, right after: the proxied paths are compared with the mean of its two
   // p50s, so a machine that got quieter or busier between them does not decide the comparison.
   const httpAgain = await measure("http-again", "POST /api/tools/add/run (again)", studioCall(server, "add"), mcpOpts);
-  const builtinP50 = (http.sequential.p50Ms + httpAgain.sequential.p50Ms) / 2;
+  const mixed = await interleaved(
+    [
+      { label: "add", call: studioCall(server, "add") },
+      { label: MCP_TOOLS.stdio, call: studioCall(server, MCP_TOOLS.stdio) },
+      { label: MCP_TOOLS.http, call: studioCall(server, MCP_TOOLS.http) },
+    ],
+    cfg.nHttp,
+    Math.min(cfg.warmup, 100),
+  );
+  const [builtinP50, mixedStdioP50, mixedHttpP50] = mixed.p50Ms as [number, number, number];
   const directStdioClient = await directClient("stdio", fixture.url);
   const directStdio = await measure("direct-mcp-stdio", "SDK client → MCP server (stdio)", directStdioClient.call, mcpOpts);
   await directStdioClient.close();
@@ -776,8 +840,9 @@ async function main(): Promise<number> {
   await server.stop();
   await fixture.stop();
   const httpCaptured = await countRuns(httpDb.url, "add");
-  const builtinCalls = http.callsMade + httpAgain.callsMade;
+  const builtinCalls = http.callsMade + httpAgain.callsMade + mixed.callsMade[0]!;
   const mcpCaptured = { stdio: await countRuns(httpDb.url, MCP_TOOLS.stdio), http: await countRuns(httpDb.url, MCP_TOOLS.http) };
+  for (const f of mixed.failures.slice(0, 5)) problems.push(`interleaved pass: ${f}`);
 
   // ---- checks
   for (const [name, r, rows] of [["node:http floor", floorHttp, floorRows.http], ["bare Next floor", floorNext, floorRows.next]] as const) {
@@ -794,8 +859,8 @@ async function main(): Promise<number> {
   const captures = {
     execute: captureCheck("execute path", execute.callsMade, execCaptured),
     http: captureCheck("HTTP path", builtinCalls, httpCaptured),
-    mcpStdio: captureCheck("proxied MCP (stdio)", proxiedStdio.callsMade, mcpCaptured.stdio),
-    mcpHttp: captureCheck("proxied MCP (HTTP)", proxiedHttp.callsMade, mcpCaptured.http),
+    mcpStdio: captureCheck("proxied MCP (stdio)", proxiedStdio.callsMade + mixed.callsMade[1]!, mcpCaptured.stdio),
+    mcpHttp: captureCheck("proxied MCP (HTTP)", proxiedHttp.callsMade + mixed.callsMade[2]!, mcpCaptured.http),
   };
 
   // ---- ratios
@@ -818,9 +883,9 @@ async function main(): Promise<number> {
   const targets = {
     throughputShareOfBareRoute: http.concurrent.runsPerSec / floorNext.concurrent.runsPerSec,
     p50OverBareRouteMs: http.sequential.p50Ms - floorNext.sequential.p50Ms,
-    // item 3: what a proxied MCP call adds over the studio's own built-in tool, at c=1
-    proxiedStdioOverBuiltinP50Ms: proxiedStdio.sequential.p50Ms - builtinP50,
-    proxiedHttpOverBuiltinP50Ms: proxiedHttp.sequential.p50Ms - builtinP50,
+    // item 3: what a proxied MCP call adds over the studio's own built-in tool, at c=1, their calls interleaved
+    proxiedStdioOverBuiltinP50Ms: mixedStdioP50 - builtinP50,
+    proxiedHttpOverBuiltinP50Ms: mixedHttpP50 - builtinP50,
   };
 
   // ---- print
@@ -866,13 +931,13 @@ async function main(): Promise<number> {
       `(target ≥75%: ${targets.throughputShareOfBareRoute >= 0.75 ? "met" : "NOT met"}) and adds ${fmtTime(targets.p50OverBareRouteMs)} p50 at c=1 ` +
       `(target ≤1.5 ms: ${targets.p50OverBareRouteMs <= 1.5 ? "met" : "NOT met"}).`,
   );
-  for (const [name, proxied, sdk, over] of [
-    ["stdio", proxiedStdio, directStdio, targets.proxiedStdioOverBuiltinP50Ms],
-    ["Streamable HTTP", proxiedHttp, directHttp, targets.proxiedHttpOverBuiltinP50Ms],
+  for (const [name, proxied, mixedP50, sdk, over] of [
+    ["stdio", proxiedStdio, mixedStdioP50, directStdio, targets.proxiedStdioOverBuiltinP50Ms],
+    ["Streamable HTTP", proxiedHttp, mixedHttpP50, directHttp, targets.proxiedHttpOverBuiltinP50Ms],
   ] as const) {
     out.push(
-      `Proxied MCP over ${name}: p50 ${fmtTime(proxied.sequential.p50Ms)}, ${fmtTime(over)} over the built-in tool (p50 ${fmtTime(builtinP50)}, the mean of its runs before and after; target ≤1 ms: ${over <= 1 ? "met" : "NOT met"}); ` +
-        `a direct SDK call to the same server: p50 ${fmtTime(sdk.sequential.p50Ms)}, so the studio adds ${fmtTime(proxied.sequential.p50Ms - sdk.sequential.p50Ms)} ` +
+      `Proxied MCP over ${name}: p50 ${fmtTime(mixedP50)}, ${fmtTime(over)} over the built-in tool (p50 ${fmtTime(builtinP50)}; their calls interleaved; target ≤1 ms: ${over <= 1 ? "met" : "NOT met"}); ` +
+        `a direct SDK call to the same server: p50 ${fmtTime(sdk.sequential.p50Ms)}, so the studio adds ${fmtTime(mixedP50 - sdk.sequential.p50Ms)} ` +
         `(${fmtRate(proxied.concurrent.runsPerSec)} vs ${fmtRate(sdk.concurrent.runsPerSec)} runs/s at c=${C}).`,
     );
   }
@@ -906,6 +971,7 @@ async function main(): Promise<number> {
     tool: "add",
     arguments: ARGS,
     results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp },
+    interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, rounds: cfg.nHttp },
     ratios,
     targets,
     floorRows,

@@ -16,13 +16,26 @@ test("GET /api/tools and /api/tools/{name}", async ({ request }) => {
   expect((await missing.json()).error.kind).toBe("not_found");
 });
 
-test("GET /api/tools: an entity tag to revalidate with, pages with limit and cursor, and no raw definitions in the list", async ({ request }) => {
+test("GET /api/tools: summaries by default, full specs with view=full, an entity tag per view, pages with limit and cursor, and no raw definitions", async ({ request }) => {
   const first = await request.get("/api/tools");
   const etag = first.headers()["etag"]!;
   expect(etag).toMatch(/^"[\w-]+"$/);
-  const all: { name: string; raw?: unknown }[] = (await first.json()).tools;
-  expect(all.some((t) => "raw" in t)).toBe(false);
+  const all: { name: string; raw?: unknown; inputSchema?: unknown }[] = (await first.json()).tools;
+  expect(all.some((t) => "raw" in t || "inputSchema" in t)).toBe(false);
+  expect(all.find((t) => t.name === "add")).toMatchObject({ title: expect.any(String), description: expect.any(String), source: { id: "builtin" }, params: 2, outputSchema: true });
   expect((await request.get("/api/tools", { headers: { "if-none-match": etag } })).status()).toBe(304);
+
+  const full = await request.get("/api/tools?view=full");
+  const fullTag = full.headers()["etag"]!;
+  expect(fullTag).not.toBe(etag);
+  const specs: { name: string; raw?: unknown }[] = (await full.json()).tools;
+  expect(specs.map((t) => t.name)).toEqual(all.map((t) => t.name));
+  expect(specs.some((t) => "raw" in t)).toBe(false);
+  expect(specs.find((t) => t.name === "add")).toMatchObject({ inputSchema: { type: "object" }, outputSchema: { type: "object" }, source: { kind: "builtin" } });
+  expect((await request.get("/api/tools?view=full", { headers: { "if-none-match": fullTag } })).status()).toBe(304);
+  expect((await request.get("/api/tools?view=full", { headers: { "if-none-match": etag } })).status()).toBe(200);
+  const fullPage = await (await request.get("/api/tools?limit=2&view=full")).json();
+  expect(fullPage.tools[0]).toHaveProperty("inputSchema");
 
   const paged: string[] = [];
   let cursor: string | undefined;
@@ -35,7 +48,7 @@ test("GET /api/tools: an entity tag to revalidate with, pages with limit and cur
   }
   expect(paged).toEqual(all.map((t) => t.name));
 
-  for (const [query, path] of [["limit=5&cursor=bogus", "/cursor"], ["limit=0", "/limit"], ["cursor=x", "/cursor"], ["page=2", ""]] as const) {
+  for (const [query, path] of [["limit=5&cursor=bogus", "/cursor"], ["limit=0", "/limit"], ["cursor=x", "/cursor"], ["page=2", ""], ["view=raw", "/view"]] as const) {
     const bad = await request.get(`/api/tools?${query}`);
     expect(bad.status(), query).toBe(400);
     const { error } = await bad.json();
@@ -139,10 +152,10 @@ test("the hot routes (POST /api/tools/{name}/run, GET /api/tools) served outside
     expect(res.headers()).toMatchObject({ "x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "same-origin" });
   }
 
-  // The list, as a client that takes gzip gets it: compressed, and the same JSON once inflated.
+  // The list (full specs: large enough to be compressed), as a client that takes gzip gets it: compressed, and the same JSON once inflated.
   const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
     http
-      .get(`${baseURL}/api/tools`, { headers: { ...AUTH, "accept-encoding": "gzip" } }, (res) => {
+      .get(`${baseURL}/api/tools?view=full`, { headers: { ...AUTH, "accept-encoding": "gzip" } }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
@@ -150,7 +163,7 @@ test("the hot routes (POST /api/tools/{name}/run, GET /api/tools) served outside
       .on("error", reject);
   });
   expect(raw.encoding).toBe("gzip");
-  const listed = await (await request.get("/api/tools")).json();
+  const listed = await (await request.get("/api/tools?view=full")).json();
   expect(JSON.parse(gunzipSync(raw.body).toString("utf8"))).toEqual(listed);
 
   // A streamed run whose caller goes away after it started is cancelled, as under Next.

@@ -58,8 +58,26 @@ for (const rule of (await nextConfig.headers?.()) ?? []) {
 const RUN_PATH = /^\/api\/tools\/([A-Za-z0-9_.-]+)\/run(?:\?|$)/;
 const LIST_PATH = /^\/api\/tools(?:\?|$)/;
 
-/** The request as the route handler sees it under Next: its URL from the Host header, its body streamed, aborted when the client goes away. */
-function webRequest(req, res) {
+/**
+ * Bodies declared this small are read whole before the handler sees them: a web stream over the
+ * socket (Readable.toWeb) costs a run more than reading a few hundred bytes. Larger or chunked
+ * bodies are streamed, so the handler's own size limit still applies as they come.
+ */
+const READ_WHOLE_UP_TO = 64 * 1024;
+
+function readWhole(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once("error", reject);
+    // Closed before its end (after it, the promise is settled already).
+    req.once("close", () => reject(new Error("the request closed before its body ended")));
+  });
+}
+
+/** The request as the route handler sees it under Next: its URL from the Host header, aborted when the client goes away. */
+async function webRequest(req, res) {
   let url;
   try {
     url = new URL(req.url, `http://${req.headers.host || `${hostname}:${port}`}`);
@@ -72,8 +90,10 @@ function webRequest(req, res) {
   res.once("close", () => {
     if (!res.writableFinished) aborted.abort();
   });
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(url, { method: req.method, headers, signal: aborted.signal, ...(hasBody ? { body: Readable.toWeb(req), duplex: "half" } : {}) });
+  if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers, signal: aborted.signal });
+  const declared = Number(req.headers["content-length"]);
+  const body = declared <= READ_WHOLE_UP_TO && !req.headers["transfer-encoding"] ? await readWhole(req) : Readable.toWeb(req);
+  return new Request(url, { method: req.method, headers, signal: aborted.signal, body, duplex: "half" });
 }
 
 /**
@@ -128,7 +148,13 @@ async function send(req, res, response, { cacheKey } = {}) {
 }
 
 async function direct(req, res, fn, params, opts) {
-  const request = webRequest(req, res);
+  let request;
+  try {
+    request = await webRequest(req, res);
+  } catch {
+    // The client went away while sending its body: no one is left to answer.
+    return void res.destroy();
+  }
   if (!request) return void handle(req, res); // a Host Next can make sense of, or refuse, in its own words
   const response = await fn(request, { params: Promise.resolve(params) });
   await send(req, res, response, opts);

@@ -79,6 +79,26 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
     expect(entries.filter((e) => (e.detail as { runId?: string }).runId === start.id)).toHaveLength(1);
   });
 
+  it("writes the whole run when its start row is gone (a database crash lost its asynchronous commit)", async () => {
+    const { prisma, sql } = backend();
+    const audit = new AuditLog(prisma, sql);
+    const runs = new RunStore(prisma, { onFinal: runAuditHook(audit), lease: { owner: "me", ms: 30_000 }, sql });
+    const start = startOf();
+    await runs.start(start);
+    await sql.exec(`DELETE FROM runs WHERE id = $1::uuid`, [start.id]);
+    const outcome = { status: "success" as const, finishedAt: new Date(), content: [{ type: "text" as const, text: "3" }], structuredContent: { sum: 3 } };
+    // Without the start it is a run that is not running, as before.
+    await expect(runs.finish(start.id, start.startedAt, outcome)).rejects.toMatchObject({ name: "RunNotRunningError" });
+    const run = await runs.finish(start.id, start.startedAt, outcome, undefined, { start });
+    expect(run).toEqual(await runs.get(start.id));
+    expect(run).toMatchObject({ status: "success", arguments: start.arguments, actor: start.actor, output: { structuredContent: { sum: 3 } }, startedAt: start.startedAt.toISOString() });
+    // Once stored, the run is finished: a second outcome is refused, with or without the start.
+    await expect(runs.finish(start.id, start.startedAt, outcome, undefined, { start })).rejects.toMatchObject({ name: "RunNotRunningError" });
+    const entries = await prisma.auditEntry.findMany({ where: { action: "run" } });
+    expect(entries.filter((e) => (e.detail as { runId?: string }).runId === start.id)).toHaveLength(1);
+    expect((await audit.verify()).ok).toBe(true);
+  });
+
   it("records a rejected run in one write, and interrupts runs whose lease ended, each with its entry", async () => {
     const { prisma, sql } = backend();
     const audit = new AuditLog(prisma, sql);
@@ -130,3 +150,56 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
   });
 });
 
+
+describe.each(backends)("a transaction on %s", (_name, backend) => {
+  const tricky = "it's \\ a \"test\" \u00e9 $1 ' -- ;";
+  beforeAll(async () => {
+    await backend().sql.exec(`CREATE TABLE IF NOT EXISTS tx_probe (id int PRIMARY KEY, v text, j jsonb)`);
+  });
+
+  it("stores what its first and last statements carry exactly, and commits with the last", async () => {
+    const { sql } = backend();
+    const id = Math.floor(Math.random() * 1e9);
+    const n = await sql.transaction(async (tx) => {
+      await tx.exec(`INSERT INTO tx_probe (id, v, j) VALUES ($1::int, $2, $3::jsonb)`, [id, tricky, JSON.stringify({ s: tricky })]);
+      await tx.query(`SELECT v FROM tx_probe WHERE id = $1::int`, [id]);
+      return tx.commitWith(`UPDATE tx_probe SET v = v || $2 WHERE id = $1::int`, [id, tricky]);
+    });
+    expect(n).toBe(1);
+    expect(await sql.query(`SELECT v, j FROM tx_probe WHERE id = $1::int`, [id])).toEqual([{ v: tricky + tricky, j: { s: tricky } }]);
+  });
+
+  it("refuses a statement after the last one, and a second last one", async () => {
+    const { sql } = backend();
+    const id = Math.floor(Math.random() * 1e9);
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.commitWith(`INSERT INTO tx_probe (id, v) VALUES ($1::int, 'last')`, [id]);
+        return tx.query(`SELECT 1`);
+      }),
+    ).rejects.toThrow(/after the transaction's last one/);
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.exec(`SELECT 1`);
+        await tx.commitWith(`SELECT 1`);
+        return tx.commitWith(`SELECT 1`);
+      }),
+    ).rejects.toThrow(/called twice/);
+  });
+
+  it("rolls back when a statement fails, the first one, or the one sent with the COMMIT", async () => {
+    const { sql } = backend();
+    const id = Math.floor(Math.random() * 1e9);
+    await expect(sql.transaction((tx) => tx.exec(`INSERT INTO tx_probe (id, v) VALUES ($1::int, $2::int::text)`, [id, "not a number"]))).rejects.toThrow();
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.exec(`INSERT INTO tx_probe (id, v) VALUES ($1::int, 'first')`, [id]);
+        return tx.commitWith(`INSERT INTO tx_probe (id, v) VALUES ($1::int, 'again')`, [id]);
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await sql.query(`SELECT v FROM tx_probe WHERE id = $1::int`, [id])).toEqual([]);
+    // The connection is usable again.
+    expect(await sql.transaction((tx) => tx.commitWith(`INSERT INTO tx_probe (id, v) VALUES ($1::int, 'ok')`, [id]))).toBe(1);
+    expect(await sql.query(`SELECT v FROM tx_probe WHERE id = $1::int`, [id])).toEqual([{ v: "ok" }]);
+  });
+});

@@ -76,7 +76,7 @@
 //   purge.preview  a dry run of purge: what would have been removed.
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
-import { prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
+import { prismaSql, type DbTx, type Sql, type SqlClient, type TxClient } from "../db/sql";
 
 export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read", "run.input", "server.oauth.signin", "server.oauth.signout"] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -303,7 +303,8 @@ export class AuditLog {
    * Returns the entries as stored, in the order of `batch`, once the transaction has committed.
    */
   private async writeBatch(batch: PendingAppend[]): Promise<unknown[]> {
-    const inBatch = async (tx: DbTx) => {
+    // `commitWith`: sends the entries' INSERT with the COMMIT where the back end can (lib/db/sql.ts).
+    const inBatch = async (tx: DbTx, commitWith?: TxClient["commitWith"]) => {
       // The works first (before the lock, so it is held only for the chain's own statements).
       const results: unknown[] = [];
       const entries: NormalizedAppend[] = [];
@@ -317,11 +318,11 @@ export class AuditLog {
           entries.push(p.e!);
         }
       }
-      const written = await writeEntries(tx.sql, entries);
+      const written = await writeEntries(tx.sql, entries, commitWith);
       return batch.map((p, i) => (p.work ? results[i] : written[i]));
     };
     // Plain SQL sets READ COMMITTED itself (lib/db/sql.ts); Prisma's transaction is asked for it.
-    if (this.sql && !batch.some((p) => p.prisma)) return this.sql.transaction((sql) => inBatch({ sql, prisma: null }));
+    if (this.sql && !batch.some((p) => p.prisma)) return this.sql.transaction((sql) => inBatch({ sql, prisma: null }, sql.commitWith));
     const options = await this.txOptions();
     return this.prisma.$transaction((tx) => inBatch({ sql: prismaSql(tx), prisma: tx }), options);
   }
@@ -539,17 +540,16 @@ export const AUDIT_TX_OPTIONS = { isolationLevel: Prisma.TransactionIsolationLev
 const AUDIT_TX_OPTIONS_DEFAULT_LEVEL = { maxWait: 20_000, timeout: 20_000 } as const;
 
 /**
- * Writes entries at the end of the chain inside `tx`: the append lock (held to commit), one read
- * of the chain head, one INSERT. Returns the entries as stored, in the order given.
+ * Writes entries at the end of the chain inside `tx`: the append lock (held to commit) and the
+ * chain head in one call, one INSERT. Returns the entries as stored, in the order given.
  */
-async function writeEntries(sql: SqlClient, batch: NormalizedAppend[]): Promise<AuditEntry[]> {
-  await sql.exec(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
-  // The database's clock, so entries from several processes share one; never before the
-  // previous entry's time, so newest-first by time is also chain order.
+async function writeEntries(sql: SqlClient, batch: NormalizedAppend[], commitWith: TxClient["commitWith"] = (text, params) => sql.exec(text, params)): Promise<AuditEntry[]> {
+  // The lock, then the head read after it (one round trip: migration *_audit_lock_head). The
+  // database's clock, so entries from several processes share one; never before the previous
+  // entry's time, so newest-first by time is also chain order.
   const [last] = await sql.query<{ now: Date | string; seq: bigint | string | number | null; hash: string | null; at: Date | string | null }>(
-    `SELECT clock_timestamp() AS now, l.seq, l.hash, l.at
-     FROM (SELECT 1) AS one
-     LEFT JOIN LATERAL (SELECT seq, hash, at FROM audit_log ORDER BY seq DESC LIMIT 1) AS l ON true`,
+    `SELECT now, seq, hash, at FROM audit_log_lock_head($1::bigint)`,
+    [AUDIT_LOCK_KEY.toString()],
   );
   const now = new Date(last!.now);
   const at = last?.at && new Date(last.at) > now ? new Date(last.at) : now;
@@ -568,7 +568,7 @@ async function writeEntries(sql: SqlClient, batch: NormalizedAppend[]): Promise<
     prevHash = hash;
   }
   // One multi-row INSERT; the entries are returned as written (the hash covers exactly these values).
-  const n = await sql.exec(`INSERT INTO audit_log (seq, at, actor, action, target, detail, from_addr, prev_hash, hash) VALUES ${rows.join(", ")}`, params);
+  const n = await commitWith(`INSERT INTO audit_log (seq, at, actor, action, target, detail, from_addr, prev_hash, hash) VALUES ${rows.join(", ")}`, params);
   if (n !== entries.length) throw new Error(`audit: ${n} of ${entries.length} entries were written`);
   return entries;
 }

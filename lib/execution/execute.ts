@@ -330,7 +330,7 @@ function notStarted(): RunOutcome {
 /** An output the database cannot take must not leave the run `running` forever. */
 async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction): Promise<Run> {
   try {
-    return await runs.finish(start.id, start.startedAt, outcome, also);
+    return await runs.finish(start.id, start.startedAt, outcome, also, { start });
   } catch (err) {
     // Finished meanwhile by someone else (marked interrupted): that outcome stands.
     if (isErrorNamed(err, "RunNotRunningError")) {
@@ -339,12 +339,12 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
     }
     if (isDatabaseUnavailable(err)) {
       // The outcome is kept and written once the database is back; the caller hears 503 now.
-      finishLater(runs, start, outcome, also);
+      finishLater(runs, start, outcome, also, { start });
       throw err;
     }
     console.error(`[tool-studio] could not store the outcome of run ${start.id}`, err);
     const e = new ToolError("provider", "The tool's result could not be stored.", { detail: `${(err as Error).message}\n${safeStringify(outcome.structuredContent ?? outcome.content)}` });
-    return runs.finish(start.id, start.startedAt, { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) }, also);
+    return runs.finish(start.id, start.startedAt, { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) }, also, { start });
   }
 }
 
@@ -354,16 +354,17 @@ export const FINISH_RETRY_MS = 30 * 60_000;
 /**
  * Retries with backoff (0.5 s doubling to 10 s) so no run is left `running` by a live process.
  * An outcome the database refuses for another reason than being away is replaced, once, by an
- * error saying so (as finishOrRecordFailure does), and that is stored instead.
+ * error saying so (as finishOrRecordFailure does), and that is stored instead. `opts.start`: a
+ * start row the database lost is written whole (RunStore.finish).
  */
-function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction): void {
+function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction, opts: { start?: RunStart } = {}): void {
   const until = Date.now() + FINISH_RETRY_MS;
   let delay = 500;
   let pending = outcome;
   const release = holdRun(start.id);
   const attempt = () => {
-    runs.finish(start.id, start.startedAt, pending, also).then(release, (err: unknown) => {
-      // Already finished (the earlier attempt did commit) or never written: nothing left to do.
+    runs.finish(start.id, start.startedAt, pending, also, opts).then(release, (err: unknown) => {
+      // Already finished (the earlier attempt did commit) or never written (a start that failed): nothing left to do.
       if (isErrorNamed(err, "RunNotRunningError")) return release();
       if (Date.now() >= until) {
         release();

@@ -27,6 +27,15 @@ describe("cachedJson", () => {
     const other = cachedJson(req({ "if-none-match": etag }), {}, () => ({ tools: [] }));
     expect(other.status).toBe(200);
     expect(other.headers.get("etag")).not.toBe(etag);
+
+    // A variant of the same key is made once too, with its own tag; the first is kept.
+    const full = cachedJson(req({ "if-none-match": etag }), key, () => (made++, { tools: [{ name: "a", inputSchema: {} }] }), "full");
+    expect(full.status).toBe(200);
+    expect(await full.json()).toEqual({ tools: [{ name: "a", inputSchema: {} }] });
+    expect(full.headers.get("etag")).not.toBe(etag);
+    expect(cachedJson(req({ "if-none-match": full.headers.get("etag")! }), key, make, "full").status).toBe(304);
+    expect(cachedJson(req({ "if-none-match": etag }), key, make).status).toBe(304);
+    expect(made).toBe(2);
   });
 });
 

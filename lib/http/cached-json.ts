@@ -11,14 +11,16 @@ interface Encoded {
   etag: string;
 }
 
-const cache = new WeakMap<object, Encoded>();
+const cache = new WeakMap<object, Map<string, Encoded>>();
 
-function encoded(key: object, make: () => unknown): Encoded {
-  let e = cache.get(key);
+function encoded(key: object, variant: string, make: () => unknown): Encoded {
+  let variants = cache.get(key);
+  if (!variants) cache.set(key, (variants = new Map()));
+  let e = variants.get(variant);
   if (!e) {
     const json = new TextEncoder().encode(JSON.stringify(make()));
     e = { json, etag: `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"` };
-    cache.set(key, e);
+    variants.set(variant, e);
   }
   return e;
 }
@@ -32,8 +34,9 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-export function cachedJson(req: Request, key: object, make: () => unknown): Response {
-  const e = encoded(key, make);
+/** `variant`: another body made from the same key (e.g. another view of the same list). */
+export function cachedJson(req: Request, key: object, make: () => unknown, variant = ""): Response {
+  const e = encoded(key, variant, make);
   // The list depends on who may see it: never shared by caches, always revalidated.
   const headers: Record<string, string> = { etag: e.etag, "cache-control": "private, no-cache", vary: "Authorization, Cookie" };
   if (etagMatches(req.headers.get("if-none-match"), e.etag)) return new Response(null, { status: 304, headers });

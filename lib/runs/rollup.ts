@@ -46,6 +46,11 @@ export function addHistogram(into: Histogram, from: Record<string, unknown>): vo
   }
 }
 
+/** Adds one histogram into another. */
+export function sumHistogram(into: Histogram, from: Histogram): void {
+  for (let b = 0; b < from.length; b++) into[b]! += from[b]!;
+}
+
 /**
  * percentile_cont(p) read from a histogram: the values at ranks floor and ceil of p * (n - 1),
  * each as its bucket's value, interpolated. Null for an empty histogram.

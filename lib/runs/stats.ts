@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { whereSql, type RunFilter } from "./query";
-import { addHistogram, durationBucket, histogramPercentile, newHistogram, readRollups, rollupGrain, type Histogram } from "./rollup";
+import { addHistogram, durationBucket, histogramPercentile, newHistogram, readRollups, rollupGrain, sumHistogram, type Histogram } from "./rollup";
 
 export interface ToolStats {
   count: number;
@@ -93,9 +93,10 @@ async function fromRollups(prisma: PrismaClient, f: RunFilter, grain: "hour" | "
   const total = newHistogram();
   const byStatus: Record<string, number> = {};
   const series = new Map<number, { count: number; failed: number; hist: Histogram }>();
+  // Each run is added to its point's histogram only; the total is the sum of the points (far
+  // fewer than the rollup rows: a source's tools by day are thousands of rows, a year 366 points).
   const add = (at: number, status: string, runs: number, hist: (h: Histogram) => void) => {
     byStatus[status] = (byStatus[status] ?? 0) + runs;
-    hist(total);
     const t = Math.floor(at / span) * span;
     let point = series.get(t);
     if (!point) series.set(t, (point = { count: 0, failed: 0, hist: newHistogram() }));
@@ -111,6 +112,7 @@ async function fromRollups(prisma: PrismaClient, f: RunFilter, grain: "hour" | "
     });
   }
 
+  for (const p of series.values()) sumHistogram(total, p.hist);
   const count = Object.values(byStatus).reduce((a, b) => a + b, 0);
   const success = byStatus.success ?? 0;
   return {

@@ -160,7 +160,13 @@ export class RunStore {
     };
   }
 
-  /** Records a run as started (status running, leased to this process) before the tool is called. */
+  /**
+   * Records a run as started (status running, leased to this process) before the tool is called.
+   * Committed asynchronously (synchronous_commit off for that one transaction): the run's final
+   * write, whose commit is flushed, makes it durable with it, so a run costs one flush, not two. A
+   * database that crashes in between may lose the row: finish() given the start then writes the
+   * whole run. If the studio dies instead, the row is there and its lease ends it `interrupted`.
+   */
   async start(r: RunStart): Promise<void> {
     const lease = this.opts.lease;
     const [cols, params] = startColumns(r);
@@ -186,7 +192,7 @@ export class RunStore {
     const insert = (rows: typeof batch) => {
       const cols = rows[0]!.cols;
       const values = rows.map((_, i) => `(${placeholders(cols, i * cols.length)})`).join(", ");
-      return this.sql.exec(`INSERT INTO runs (${cols.join(", ")}) VALUES ${values}`, rows.flatMap((x) => x.params));
+      return this.sql.exec(`INSERT INTO runs (${cols.join(", ")}) VALUES ${values} RETURNING ${ASYNC_COMMIT}`, rows.flatMap((x) => x.params));
     };
     insert(batch).then(
       () => batch.forEach((x) => x.resolve()),
@@ -318,19 +324,25 @@ export class RunStore {
    * write that did commit, or another process marking it interrupted) is left as it is: this
    * throws RunNotRunningError and writes nothing, so no run gets two outcomes or two audit entries.
    */
-  async finish(id: string, startedAt: Date, o: RunOutcome, also?: InFinalTransaction): Promise<Run> {
-    return this.final((sql) => finalUpdate(sql, id, "running", o, startedAt), also);
+  async finish(id: string, startedAt: Date, o: RunOutcome, also?: InFinalTransaction, opts: { start?: RunStart } = {}): Promise<Run> {
+    const start = opts.start;
+    return this.final(async (sql) => {
+      try {
+        return await finalUpdate(sql, id, "running", o, startedAt);
+      } catch (err) {
+        // `start` committed asynchronously (see start()) and a database crash lost it: the whole
+        // run is written now. A row in another state (finished, interrupted) is left as it is.
+        if (!start || !isErrorNamed(err, "RunNotRunningError")) throw err;
+        const row = await insertRun(sql, start, o, "ON CONFLICT (id) DO NOTHING");
+        if (!row) throw err;
+        return row;
+      }
+    }, also);
   }
 
   /** A run that never started (e.g. invalid arguments): one write with its final state. */
   async record(r: RunStart, o: RunOutcome): Promise<Run> {
-    return this.final(async (sql) => {
-      const [cols, params] = startColumns(r);
-      const [ocols, oparams] = outcomeColumns(o, r.startedAt);
-      const all = [...cols, ...ocols];
-      const rows = await sql.query<RawRun>(`INSERT INTO runs (${all.join(", ")}) VALUES (${placeholders(all)}) ${RETURNING}`, [...params, ...oparams]);
-      return fromRaw(rows[0]!);
-    });
+    return this.final(async (sql) => (await insertRun(sql, r, o, ""))!);
   }
 
   async get(id: string): Promise<Run | null> {
@@ -488,6 +500,18 @@ function outcomeColumns(o: RunOutcome, since: Date): [string[], unknown[]] {
       o.outputValid ?? null, nullableJsonText(o.outputErrors), o.error?.kind ?? null, o.error?.message ?? null, o.error?.detail ?? null, nullableJsonText(o.error?.fields),
     ],
   ];
+}
+
+/** Makes the commit of the statement's transaction asynchronous (evaluated in its RETURNING, so inside it). */
+const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
+
+/** Inserts a run with its outcome; null when `onConflict` skipped it. */
+async function insertRun(sql: SqlClient, r: RunStart, o: RunOutcome, onConflict: string): Promise<RunListRow | null> {
+  const [cols, params] = startColumns(r);
+  const [ocols, oparams] = outcomeColumns(o, r.startedAt);
+  const all = [...cols, ...ocols];
+  const [row] = await sql.query<RawRun>(`INSERT INTO runs (${all.join(", ")}) VALUES (${placeholders(all)}) ${onConflict} ${RETURNING}`, [...params, ...oparams]);
+  return row ? fromRaw(row) : null;
 }
 
 /** Stores an outcome on a run still in status `from`; RunNotRunningError when it is not (finished meanwhile, or never written). */

@@ -1,7 +1,7 @@
 import type { ToolSpec } from "./spec";
 
 /**
- * GET /api/tools: every spec as declared, less `raw` (the definition exactly as an MCP server sent
+ * GET /api/tools?view=full: every spec as declared, less `raw` (the definition exactly as an MCP server sent
  * it, which repeats the rest: half of a 5,000-tool list). GET /api/tools/{name} keeps it.
  */
 export type ListedTool = Omit<ToolSpec, "raw">;

@@ -1,7 +1,7 @@
 import type { ToolSpec } from "./spec";
 
 /**
- * What the tool list shows of a tool: no schemas, no raw definition. With an MCP server of 5,000
+ * What the tool list shows of a tool (and GET /api/tools answers by default): no schemas, no raw definition. With an MCP server of 5,000
  * tools the full specs were 9 MB in the page (issue 12, item 6); this is about a tenth of it.
  */
 export interface ToolSummary extends Pick<ToolSpec, "name" | "title" | "annotations" | "icons" | "unavailable"> {
