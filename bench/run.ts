@@ -174,6 +174,15 @@ function pct(sorted: Float64Array, p: number): number {
   return sorted[i];
 }
 
+/** What went wrong with one call (its check's answer, or what it threw); null when it was right. */
+async function problemOf(call: Call): Promise<string | null> {
+  try {
+    return await call();
+  } catch (e) {
+    return `threw: ${(e as Error)?.message ?? String(e)}`;
+  }
+}
+
 /**
  * Item 3 compares three paths of one studio. Besides each path's own pass, their calls are made
  * interleaved, in rotating order, so warm-up, drift and a neighbour's load fall on each alike:
@@ -190,12 +199,7 @@ async function interleaved(paths: { label: string; call: Call }[], rounds: numbe
       const i = (k + (r + warmup)) % paths.length;
       const s = performance.now();
       callsMade[i]!++;
-      let problem: string | null;
-      try {
-        problem = await paths[i]!.call();
-      } catch (e) {
-        problem = `threw: ${(e as Error)?.message ?? String(e)}`;
-      }
+      const problem = await problemOf(paths[i]!.call);
       if (problem !== null) failures.push(`${paths[i]!.label}: ${problem}`);
       if (r >= 0) lat[i]![r] = performance.now() - s;
     }
@@ -210,12 +214,7 @@ async function measure(pathId: string, label: string, call: Call, opts: { warmup
   const failureSamples: string[] = [];
   const once = async (): Promise<void> => {
     callsMade++;
-    let problem: string | null;
-    try {
-      problem = await call();
-    } catch (e) {
-      problem = `threw: ${(e as Error)?.message ?? String(e)}`;
-    }
+    const problem = await problemOf(call);
     if (problem !== null) {
       failures++;
       if (failureSamples.length < 5) failureSamples.push(problem);

@@ -5,7 +5,7 @@
 // (shared with Prisma's adapter, so no extra connections), PGlite, and a Prisma client or
 // transaction (for code already inside a Prisma transaction, and for tests).
 import type { PGlite, Transaction as PgliteTransaction } from "@electric-sql/pglite";
-import type pg from "pg";
+import pg from "pg";
 import type { Prisma, PrismaClient } from "./generated/client";
 
 /**
@@ -63,17 +63,12 @@ function literal(v: unknown): string {
   if (v === null || v === undefined) return "NULL";
   // Refused as PostgreSQL refuses it in a parameter (it would end the query text here).
   if (typeof v === "string" && v.includes("\u0000")) throw new RangeError("a text parameter contains U+0000 (NUL), which PostgreSQL cannot store");
-  if (typeof v === "string") return escapeLiteral(v);
+  // pg's: quotes doubled; backslashes doubled in an E'' string when there are any.
+  if (typeof v === "string") return pg.escapeLiteral(v);
   if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
   if (typeof v === "bigint" || (typeof v === "number" && Number.isFinite(v))) return String(v);
-  if (v instanceof Date) return escapeLiteral(v.toISOString());
+  if (v instanceof Date) return pg.escapeLiteral(v.toISOString());
   throw new TypeError(`an SQL parameter of type ${typeof v} cannot be sent as a literal`);
-}
-
-/** pg's escapeLiteral (quotes doubled; backslashes doubled in an E'' string when there are any). */
-function escapeLiteral(s: string): string {
-  const quoted = `'${s.replace(/'/g, "''")}'`;
-  return s.includes("\\") ? ` E${quoted.replace(/\\/g, "\\\\")}` : quoted;
 }
 
 /**

@@ -128,6 +128,8 @@ export class McpConnection {
 
   /** Last good tool list: raw definitions and their x-mcp-header declarations. */
   private rawTools: Record<string, unknown>[] = [];
+  /** The same definitions by name: a call looks its tool up (a server may offer thousands). */
+  private rawByName = new Map<unknown, Record<string, unknown>>();
   private declarations = new Map<string, XMcpHeaderDeclaration[]>();
   private excludedTools: McpExcludedTool[] = [];
   private registered: RegisteredTool[] = [];
@@ -296,7 +298,7 @@ export class McpConnection {
     let result: unknown;
     this.inFlight.add(ctx);
     try {
-      const support = taskSupportOf(this.rawTools.find((t) => t.name === tool));
+      const support = taskSupportOf(this.rawByName.get(tool));
       if (support === "required" || (support === "optional" && serverRunsToolTasks(this.capabilities))) {
         result = await callAsTask(client, tool, args, {
           signal: ctx.signal,
@@ -621,6 +623,7 @@ export class McpConnection {
     if (gen !== this.generation) return;
     const { accepted, excluded, declarations } = screenTools(raw, (message) => this.log(message));
     this.rawTools = accepted;
+    this.rawByName = new Map(accepted.map((t) => [t.name, t]));
     this.declarations = declarations;
     this.excludedTools = excluded;
     this.rebuild();
