@@ -677,7 +677,8 @@ function studioCall(server: Server, tool: string): Call {
 
 /** An SDK client of its own connected straight to the bench MCP server: the floor of a proxied call. */
 async function directClient(transport: "stdio" | "http", url: string): Promise<{ call: Call; close(): Promise<void> }> {
-  const client = new Client({ name: "tool-studio-bench", version: "1.0.0" });
+  // Negotiated as the studio's own connections are (lib/mcp/connection.ts), so both speak the same protocol era.
+  const client = new Client({ name: "tool-studio-bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await client.connect(
     transport === "http" ? new StreamableHTTPClientTransport(new URL(url)) : new StdioClientTransport({ command: process.execPath, args: [MCP_FIXTURE], stderr: "ignore" }),
   );

@@ -1,5 +1,5 @@
 // Integration tests of the migrator on a real PostgreSQL server and on PGlite (no mocks).
-import { cp, mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -187,5 +187,21 @@ describe("migrate on PGlite", () => {
     expect(a.kind).toBe("pglite");
     const rows = await a.prisma.$queryRawUnsafe<Row[]>(ROWS);
     expect(rows.map((r) => r.checksum)).toEqual((await readMigrations()).map((f) => checksum(f.sql)));
+  });
+
+  it("getDb() opens nothing while `next build` runs (a build worker ended mid-migration would leave it recorded as failed)", async () => {
+    await closeDb();
+    delete process.env.DATABASE_URL;
+    const dataDir = await tempDir();
+    process.env.STUDIO_DATA_DIR = dataDir;
+    process.env.NEXT_PHASE = "phase-production-build";
+    try {
+      await expect(getDb()).rejects.toThrow("not opened while the app is being built");
+    } finally {
+      delete process.env.NEXT_PHASE;
+    }
+    expect(await readdir(dataDir)).toEqual([]);
+    // Outside the build it opens as usual.
+    expect((await getDb()).kind).toBe("pglite");
   });
 });

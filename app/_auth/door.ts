@@ -18,8 +18,15 @@ export async function pageDoor(pattern: string): Promise<Principal> {
   notFound();
 }
 
-/** Identifies the request once however many parts of the page ask (the door, the user menu). */
-const identifyOnce = cache(async (): Promise<Identification> => (await getStudio()).identity.identify(await headers()));
+/**
+ * Identifies the request once however many parts of the page ask (the door, the user menu).
+ * The headers first: while `next build` prerenders a page, that call is where rendering stops,
+ * so the build never starts the studio (and never opens or migrates its database).
+ */
+const identifyOnce = cache(async (): Promise<Identification> => {
+  const h = await headers();
+  return (await getStudio()).identity.identify(h);
+});
 
 /** Who is looking at this page; null when nobody is signed in. */
 export async function currentPrincipal(): Promise<Principal | null> {

@@ -96,6 +96,9 @@ const store = globalThis as typeof globalThis & { __toolStudioDb?: Promise<Db> }
 /** The process-wide database, migrated before first use. */
 export function getDb(): Promise<Db> {
   if (!store.__toolStudioDb) {
+    // A build worker can be ended at any moment: a migration it had begun would stay recorded as
+    // failed and stop the studio from starting on that database until someone repaired it.
+    if (process.env.NEXT_PHASE === "phase-production-build") return Promise.reject(new Error("The database is not opened while the app is being built (next build)."));
     const ready = (async () => {
       const db = await createPrisma();
       try {

@@ -3,6 +3,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { z } from "zod";
 import type { McpServer } from "../config/schema";
 import { resolveEnvRecord } from "../config/secrets";
+import { nodeFetch } from "./http-fetch";
 import { StdioServerProcess } from "./process";
 
 /** One `mcpServers` entry of the runtime config (defaults applied). */
@@ -39,7 +40,11 @@ export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}
     const onBroken = hooks.onStreamBroken;
     const authProvider = hooks.authProvider;
     return {
-      transport: new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers }, ...(onBroken ? { fetch: watchedFetch(onBroken) } : {}), ...(authProvider ? { authProvider } : {}) }),
+      transport: new StreamableHTTPClientTransport(new URL(cfg.url), {
+        requestInit: { headers },
+        fetch: onBroken ? watchedFetch(onBroken, nodeFetch()) : nodeFetch(),
+        ...(authProvider ? { authProvider } : {}),
+      }),
     };
   }
   const env = resolveEnvRecord(cfg.env, `${where}/env`);
