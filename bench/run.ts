@@ -9,7 +9,8 @@
 //                   (bench/floor/next, built here when its build is older than its sources)
 //   5. http     — POST /api/tools/add/run on `node scripts/studio.mjs` (scripts/server.mjs), capture included
 //   6. mcp      — the same `add` on an MCP server (bench/fixtures/mcp-bench-server.mjs), proxied by the
-//                 studio over stdio and Streamable HTTP, and called straight from an SDK client
+//                 studio over stdio and Streamable HTTP, called straight from an SDK client, and over
+//                 HTTP with a bare JSON-RPC POST too, no SDK: what the server alone takes to answer
 //                 (issue 12 item 3: a proxied call adds at most 1 ms p50 over the built-in tool)
 // and prints the studio as ratios to the two floors measured in the same run (issue 12's targets:
 // at least 75% of the bare route's runs/s at concurrency 32, at most 1.5 ms more p50 at c=1). The
@@ -34,6 +35,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import nodeHttp from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -737,6 +739,57 @@ async function directClient(transport: "stdio" | "http", url: string): Promise<{
   };
 }
 
+/**
+ * A bare JSON-RPC POST of `tools/call add` (2026-07-28 envelope) to the bench server over a
+ * keep-alive node:http agent, no client SDK: what the server alone takes to answer, the least any
+ * client calling it over HTTP can spend.
+ */
+function rawMcpPost(url: string): { call: Call; close(): void } {
+  const agent = new nodeHttp.Agent({ keepAlive: true, maxSockets: 64 });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name: "add",
+      arguments: ARGS,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "tool-studio-bench", version: "1.0.0" },
+      },
+    },
+  });
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "add",
+    "content-length": String(Buffer.byteLength(body)),
+  };
+  const call: Call = () =>
+    new Promise((resolve, reject) => {
+      const req = nodeHttp.request(url, { method: "POST", agent, headers, timeout: 15_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.once("error", reject);
+        res.once("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          if (res.statusCode !== 200 || !res.headers["content-type"]?.startsWith("application/json")) return resolve(`HTTP ${res.statusCode} ${res.headers["content-type"]}: ${text.slice(0, 200)}`);
+          const sum = (JSON.parse(text) as { result?: { structuredContent?: { sum?: unknown } } }).result?.structuredContent?.sum;
+          resolve(sum === EXPECTED_SUM ? null : `structuredContent.sum was ${JSON.stringify(sum)}: ${text.slice(0, 200)}`);
+        });
+      });
+      req.once("timeout", () => req.destroy(new Error("no answer within 15 s")));
+      req.once("error", reject);
+      req.end(body);
+    });
+  const close = () => agent.destroy();
+  cleanups.push({ name: "close the raw MCP POST agent", fn: async () => close() });
+  return { call, close };
+}
+
 // ---------------------------------------------------------------- helpers for the report
 
 async function countRuns(url: string, tool: string): Promise<{ total: number; success: number; byOrigin: Record<string, number> }> {
@@ -889,6 +942,9 @@ async function main(): Promise<number> {
   const directHttpClient = await directClient("http", fixture.url);
   const directHttp = await measure("direct-mcp-http", "SDK client → MCP server (HTTP)", directHttpClient.call, mcpOpts);
   await directHttpClient.close();
+  const rawPost = rawMcpPost(fixture.url);
+  const rawHttp = await measure("raw-mcp-http", "raw POST → MCP server (HTTP, no SDK)", rawPost.call, mcpOpts);
+  rawPost.close();
   // Every response came back after its run was finished, so the count is final; stop the server first anyway.
   await server.stop();
   await fixture.stop();
@@ -901,7 +957,7 @@ async function main(): Promise<number> {
   for (const [name, calls, rows] of [["node:http floor", floorHttp.callsMade, floorRows.http], ["bare Next floor", floorNextCalls, floorRows.next]] as const) {
     if (rows !== calls) problems.push(`${name}: ${calls} calls made but ${rows} rows inserted`);
   }
-  for (const r of [direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp]) {
+  for (const r of [direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp]) {
     if (r.failures) problems.push(`${r.label}: ${r.failures} of ${r.callsMade} calls failed, e.g. ${r.failureSamples.join(" | ")}`);
   }
   const captureCheck = (name: string, calls: number, c: { total: number; success: number }) => {
@@ -944,7 +1000,7 @@ async function main(): Promise<number> {
 
   // ---- print
   const C = cfg.conc;
-  const rows = [direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp].map((r) => [
+  const rows = [direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp].map((r) => [
     r.label,
     String(r.sequential.calls),
     fmtTime(r.sequential.p50Ms),
@@ -998,6 +1054,12 @@ async function main(): Promise<number> {
         `(${fmtRate(proxied.concurrent.runsPerSec)} vs ${fmtRate(sdk.concurrent.runsPerSec)} runs/s at c=${C}).`,
     );
   }
+  // A proxied call costs at least what the server takes to answer it: over HTTP, that alone can exceed the budget.
+  out.push(
+    `The HTTP server alone answers a bare JSON-RPC POST (no client SDK, keep-alive node:http) in p50 ${fmtTime(rawHttp.sequential.p50Ms)}: ` +
+      `${rawHttp.sequential.p50Ms >= 1 ? "more than item 3's whole 1 ms budget before the studio does anything" : "within item 3's 1 ms budget"}; ` +
+      `the SDK client adds ${fmtTime(directHttp.sequential.p50Ms - rawHttp.sequential.p50Ms)} to it, the studio ${fmtTime(targets.proxiedHttpOverBuiltinP50Ms - directHttp.sequential.p50Ms)} more.`,
+  );
   out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
   out.push(
     `p50 cost split: capture+validation ≈ ${fmtTime(execute.sequential.p50Ms - direct.sequential.p50Ms)}, ` +
@@ -1027,7 +1089,7 @@ async function main(): Promise<number> {
     config: cfg,
     tool: "add",
     arguments: ARGS,
-    results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp },
+    results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp },
     interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, rounds: cfg.nHttp },
     item1SideBySide: {
       c1: { floorNextP50Ms: item1Seq.p50Ms[0], studioP50Ms: item1Seq.p50Ms[1], rounds: cfg.nHttp },
