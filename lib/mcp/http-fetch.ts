@@ -61,24 +61,19 @@ function send(target: URL, init: RequestInit, body: string | undefined, fallback
     };
     const req = (secure ? https : http).request(target, { method: init.method ?? "GET", headers, agent: agents[secure ? "https:" : "http:"] }, (res) => {
       const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        settled = true;
-        signal?.removeEventListener("abort", onAbort);
-        resolve(fallback(target, init));
-        return;
-      }
+      // From the raw lines, as fetch does: res.headers would parse them into an object first.
       const responseHeaders = new Headers();
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const x of [v].flat()) responseHeaders.append(k, x);
+      for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
       const meta = { status, statusText: res.statusMessage ?? "", headers: responseHeaders };
-      const decoded = decode(res);
-      response = decoded;
-      if (NULL_BODY.has(status)) {
+      const redirected = status >= 300 && status < 400 && responseHeaders.has("location");
+      if (redirected || NULL_BODY.has(status)) {
         res.resume();
         settled = true;
         signal?.removeEventListener("abort", onAbort);
-        return resolve(new Response(null, meta));
+        return resolve(redirected ? fallback(target, init) : new Response(null, meta));
       }
+      const decoded = decode(res, responseHeaders.get("content-encoding"));
+      response = decoded;
       if (responseHeaders.get("content-type")?.toLowerCase().includes("text/event-stream")) {
         // A stream for as long as the server keeps it open; the signal still ends it.
         settled = true;
@@ -105,8 +100,8 @@ function send(target: URL, init: RequestInit, body: string | undefined, fallback
 }
 
 /** The body as sent, decoded if the server compressed it though it was not asked to. */
-function decode(res: http.IncomingMessage): Readable {
-  const encoding = res.headers["content-encoding"]?.trim().toLowerCase();
+function decode(res: http.IncomingMessage, contentEncoding: string | null): Readable {
+  const encoding = contentEncoding?.trim().toLowerCase();
   const decoder =
     encoding === "gzip" || encoding === "x-gzip"
       ? zlib.createGunzip()
