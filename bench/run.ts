@@ -879,9 +879,10 @@ async function main(): Promise<number> {
   // 5. HTTP (studio server, its own database; studio.mjs applies the migrations), with the bench
   // MCP server connected over stdio and HTTP for step 6.
   const httpDb = await newDatabase(false);
-  const build = buildInfo();
   const fixture = await startMcpFixture();
   const server = await startStudio(httpDb.url, benchConfig(fixture.url));
+  // Read once the studio is up: studio.mjs rebuilds a stale build as it starts.
+  const build = buildInfo();
   // Measured once its MCP servers are connected, as the floors are measured settled: not while it
   // spawns the stdio server and lists both servers' tools.
   await waitForMcpTools(server);
