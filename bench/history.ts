@@ -36,7 +36,7 @@ const setTriggers = async (on: boolean) => {
 async function captureCost() {
   type Op = "start" | "finish" | "record";
   const times = { with: { start: [], finish: [], record: [] }, without: { start: [], finish: [], record: [] } } as Record<"with" | "without", Record<Op, number[]>>;
-  const block = 50;
+  const block = Math.min(50, CAPTURE); // both sides get runs even when CAPTURE is small
   for (let i = 0; i < 2 * CAPTURE; i++) {
     const side = Math.floor(i / block) % 2 ? "without" : "with";
     if (i % block === 0) await setTriggers(side === "with");

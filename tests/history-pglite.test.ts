@@ -49,6 +49,15 @@ describe("history on PGlite", () => {
     expect((await runs.list({ q: "item", limit: 10 })).runs).toHaveLength(10);
   });
 
+  it("lists the filter facets as SELECT DISTINCT does, in one statement", async () => {
+    const distinct = async (c: string) =>
+      (await db.prisma.$queryRawUnsafe<{ v: string }[]>(`SELECT DISTINCT "${c}" AS v FROM runs WHERE "${c}" IS NOT NULL ORDER BY v LIMIT 500`)).map((r) => r.v);
+    const facets = await runs.facets();
+    expect(facets).toEqual({ tools: await distinct("tool_name"), sources: await distinct("tool_source"), actors: await distinct("actor") });
+    expect(facets.tools).toContain("pg_lite_tool");
+    expect(facets.actors).toContain("a");
+  });
+
   it("answers stats from the rollups as the exact query does", async () => {
     const rolled = await runStats(db.prisma, { tool: "pg_lite_tool" });
     const exact = await runStats(db.prisma, { tool: "pg_lite_tool" }, { exact: true });

@@ -390,23 +390,21 @@ export class RunStore {
     return runStats(this.prisma, f);
   }
 
-  /** Distinct values of the columns the history filters offer (tools, sources, actors). */
+  /**
+   * Distinct values of the columns the history filters offer (tools, sources, actors), each by a
+   * loose index scan (one index probe per distinct value, not a pass over every run), all three in
+   * one statement so the page pays one round trip, not three.
+   */
   async facets(): Promise<{ tools: string[]; sources: string[]; actors: string[] }> {
-    const [tools, sources, actors] = [await this.distinct("tool_name"), await this.distinct("tool_source"), await this.distinct("actor")];
-    return { tools, sources, actors };
-  }
-
-  /** A loose index scan: one index probe per distinct value, not a pass over every run. */
-  private async distinct(column: "tool_name" | "tool_source" | "actor"): Promise<string[]> {
-    const c = Prisma.raw(`"${column}"`);
-    const rows = await this.prisma.$queryRaw<{ v: string }[]>`
-      WITH RECURSIVE t AS (
-        (SELECT ${c} AS v FROM runs ORDER BY ${c} LIMIT 1)
-        UNION ALL
-        SELECT (SELECT ${c} FROM runs WHERE ${c} > t.v ORDER BY ${c} LIMIT 1) FROM t WHERE t.v IS NOT NULL
-      )
-      SELECT v FROM t WHERE v IS NOT NULL LIMIT 500`;
-    return rows.map((r) => r.v);
+    const rows = await this.prisma.$queryRaw<{ k: FacetColumn; v: string }[]>`
+      WITH RECURSIVE ${Prisma.join(FACET_COLUMNS.map(looseScan), ", ")}
+      ${Prisma.join(
+        FACET_COLUMNS.map((c) => Prisma.sql`(SELECT ${Prisma.raw(`'${c}'`)} AS k, v FROM ${Prisma.raw(`"d_${c}"`)} WHERE v IS NOT NULL LIMIT ${Prisma.raw(String(FACET_LIMIT))})`),
+        " UNION ALL ",
+      )}
+      ORDER BY k, v`;
+    const of = (c: FacetColumn) => rows.filter((r) => r.k === c).map((r) => r.v);
+    return { tools: of("tool_name"), sources: of("tool_source"), actors: of("actor") };
   }
 
   /**
@@ -581,4 +579,18 @@ export function toRun(row: RunListRow): Run {
     ...(row.queuedAt ? { queuedAt: row.queuedAt.toISOString(), priority: row.priority ?? 0 } : {}),
     ...(isProgress(row.progress) ? { progress: row.progress } : {}),
   };
+}
+
+const FACET_COLUMNS = ["tool_name", "tool_source", "actor"] as const;
+type FacetColumn = (typeof FACET_COLUMNS)[number];
+const FACET_LIMIT = 500;
+
+/** `d_<column>` walks the column's index from one value to the next greater one. */
+function looseScan(column: FacetColumn): Prisma.Sql {
+  const c = Prisma.raw(`"${column}"`);
+  return Prisma.sql`${Prisma.raw(`"d_${column}"`)} AS (
+    (SELECT ${c} AS v FROM runs ORDER BY ${c} LIMIT 1)
+    UNION ALL
+    SELECT (SELECT ${c} FROM runs WHERE ${c} > d.v ORDER BY ${c} LIMIT 1) FROM ${Prisma.raw(`"d_${column}"`)} d WHERE d.v IS NOT NULL
+  )`;
 }
