@@ -200,7 +200,7 @@ async function problemOf(call: Call): Promise<string | null> {
 }
 
 /**
- * Item 3 compares three paths of one studio. Besides each path's own pass, their calls are made
+ * Item 3 compares the paths of one studio (and the same server called without it). Besides each path's own pass, their calls are made
  * interleaved, in rotating order, so warm-up, drift and a neighbour's load fall on each alike:
  * p50 per path over `rounds` calls each, after `warmup` rounds.
  */
@@ -907,23 +907,28 @@ async function main(): Promise<number> {
   // The built-in tool again, right after: the proxied paths are compared with the mean of its two
   // p50s, so a machine that got quieter or busier between them does not decide the comparison.
   const httpAgain = await measure("http-again", "POST /api/tools/add/run (again)", studioCall(server, "add"), mcpOpts);
+  // The server alone (a bare POST) and a direct SDK client join the interleaved rounds too: a
+  // server called between the studio's calls answers slower than one called back to back (its
+  // caches cold, its process woken), so the split of the proxied HTTP figure is taken at one pace.
+  const rawPost = await rawMcpPost(fixture.url);
+  const directHttpClient = await directClient("http", fixture.url);
   const mixed = await interleaved(
     [
       { label: "add", call: studioCall(server, "add") },
       { label: MCP_TOOLS.stdio, call: studioCall(server, MCP_TOOLS.stdio) },
       { label: MCP_TOOLS.http, call: studioCall(server, MCP_TOOLS.http) },
+      { label: "SDK client (HTTP)", call: directHttpClient.call },
+      { label: "raw POST (HTTP)", call: rawPost.call },
     ],
     cfg.nHttp,
     Math.min(cfg.warmup, 100),
   );
-  const [builtinP50, mixedStdioP50, mixedHttpP50] = mixed.p50Ms as [number, number, number];
+  const [builtinP50, mixedStdioP50, mixedHttpP50, mixedSdkHttpP50, mixedRawHttpP50] = mixed.p50Ms as [number, number, number, number, number];
   const directStdioClient = await directClient("stdio", fixture.url);
   const directStdio = await measure("direct-mcp-stdio", "SDK client → MCP server (stdio)", directStdioClient.call, mcpOpts);
   await directStdioClient.close();
-  const directHttpClient = await directClient("http", fixture.url);
   const directHttp = await measure("direct-mcp-http", "SDK client → MCP server (HTTP)", directHttpClient.call, mcpOpts);
   await directHttpClient.close();
-  const rawPost = await rawMcpPost(fixture.url);
   const rawHttp = await measure("raw-mcp-http", "raw POST → MCP server (HTTP, no SDK)", rawPost.call, mcpOpts);
   rawPost.close();
   // Every response came back after its run was finished, so the count is final; stop the server first anyway.
@@ -1037,9 +1042,11 @@ async function main(): Promise<number> {
   }
   // A proxied call costs at least what the server takes to answer it: item 3's HTTP figure in its three parts.
   out.push(
-    `The HTTP server alone answers a bare JSON-RPC POST (no client SDK, keep-alive node:http) in p50 ${fmtTime(rawHttp.sequential.p50Ms)}: ` +
-      `${rawHttp.sequential.p50Ms >= 1 ? "more than item 3's whole 1 ms budget before the studio does anything" : "within item 3's 1 ms budget"}; ` +
-      `the SDK client adds ${fmtTime(directHttp.sequential.p50Ms - rawHttp.sequential.p50Ms)} to it, the studio ${fmtTime(targets.proxiedHttpOverBuiltinP50Ms - directHttp.sequential.p50Ms)} more.`,
+    `The HTTP server alone answers a bare JSON-RPC POST (no client SDK, keep-alive node:http) in p50 ${fmtTime(rawHttp.sequential.p50Ms)} called back to back, ` +
+      `${fmtTime(mixedRawHttpP50)} called between the studio's calls (interleaved rounds): ` +
+      `${mixedRawHttpP50 >= 1 ? "more than item 3's whole 1 ms budget before the studio does anything" : "within item 3's 1 ms budget"}. ` +
+      `At that pace the SDK client adds ${fmtTime(mixedSdkHttpP50 - mixedRawHttpP50)} to it (a direct SDK call: p50 ${fmtTime(mixedSdkHttpP50)}), ` +
+      `the studio ${fmtTime(targets.proxiedHttpOverBuiltinP50Ms - mixedSdkHttpP50)} more.`,
   );
   out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
   out.push(
@@ -1071,7 +1078,7 @@ async function main(): Promise<number> {
     tool: "add",
     arguments: ARGS,
     results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp },
-    interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, rounds: cfg.nHttp },
+    interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, directSdkHttpP50Ms: mixedSdkHttpP50, rawPostHttpP50Ms: mixedRawHttpP50, rounds: cfg.nHttp },
     item1SideBySide: {
       c1: { floorNextP50Ms: item1Seq.p50Ms[0], studioP50Ms: item1Seq.p50Ms[1], rounds: cfg.nHttp },
       [`c${cfg.conc}`]: { floorNextRunsPerSec: item1Conc.runsPerSec[0], studioRunsPerSec: item1Conc.runsPerSec[1], calls: item1Conc.callsMade },
