@@ -180,7 +180,6 @@ function pct(sorted: Float64Array, p: number): number {
   return sorted[i];
 }
 
-/** What went wrong with one call (its check's answer, or what it threw); null when it was right. */
 /** `count` calls of `work` (given 0…count-1), at most `conc` of them at a time. */
 async function spread(count: number, conc: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -191,6 +190,7 @@ async function spread(count: number, conc: number, work: (i: number) => Promise<
   );
 }
 
+/** What went wrong with one call (its check's answer, or what it threw); null when it was right. */
 async function problemOf(call: Call): Promise<string | null> {
   try {
     return await call();
@@ -200,9 +200,9 @@ async function problemOf(call: Call): Promise<string | null> {
 }
 
 /**
- * Item 3 compares the paths of one studio (and the same server called without it). Besides each path's own pass, their calls are made
- * interleaved, in rotating order, so warm-up, drift and a neighbour's load fall on each alike:
- * p50 per path over `rounds` calls each, after `warmup` rounds.
+ * Item 3 compares the paths of one studio, and the same MCP server called without it. Besides each
+ * path's own pass, their calls are made interleaved, in rotating order, so warm-up, drift and a
+ * neighbour's load fall on each alike: p50 per path over `rounds` calls each, after `warmup` rounds.
  */
 async function interleaved(paths: { label: string; call: Call }[], rounds: number, warmup: number): Promise<{ p50Ms: number[]; callsMade: number[]; failures: string[] }> {
   const lat = paths.map(() => new Float64Array(rounds));
@@ -907,24 +907,25 @@ async function main(): Promise<number> {
   // The built-in tool again, right after: the proxied paths are compared with the mean of its two
   // p50s, so a machine that got quieter or busier between them does not decide the comparison.
   const httpAgain = await measure("http-again", "POST /api/tools/add/run (again)", studioCall(server, "add"), mcpOpts);
-  // The server alone (a bare POST) and a direct SDK client join the interleaved rounds too: a
-  // server called between the studio's calls answers slower than one called back to back (its
-  // caches cold, its process woken), so the split of the proxied HTTP figure is taken at one pace.
+  // Direct SDK clients and the server alone (a bare POST) join the interleaved rounds too: a server
+  // called between the studio's calls answers slower than one called back to back (its caches
+  // cold, its process woken), so the proxied figures are split at one pace.
   const rawPost = await rawMcpPost(fixture.url);
+  const directStdioClient = await directClient("stdio", fixture.url);
   const directHttpClient = await directClient("http", fixture.url);
   const mixed = await interleaved(
     [
       { label: "add", call: studioCall(server, "add") },
       { label: MCP_TOOLS.stdio, call: studioCall(server, MCP_TOOLS.stdio) },
       { label: MCP_TOOLS.http, call: studioCall(server, MCP_TOOLS.http) },
+      { label: "SDK client (stdio)", call: directStdioClient.call },
       { label: "SDK client (HTTP)", call: directHttpClient.call },
       { label: "raw POST (HTTP)", call: rawPost.call },
     ],
     cfg.nHttp,
     Math.min(cfg.warmup, 100),
   );
-  const [builtinP50, mixedStdioP50, mixedHttpP50, mixedSdkHttpP50, mixedRawHttpP50] = mixed.p50Ms as [number, number, number, number, number];
-  const directStdioClient = await directClient("stdio", fixture.url);
+  const [builtinP50, mixedStdioP50, mixedHttpP50, mixedSdkStdioP50, mixedSdkHttpP50, mixedRawHttpP50] = mixed.p50Ms as [number, number, number, number, number, number];
   const directStdio = await measure("direct-mcp-stdio", "SDK client → MCP server (stdio)", directStdioClient.call, mcpOpts);
   await directStdioClient.close();
   const directHttp = await measure("direct-mcp-http", "SDK client → MCP server (HTTP)", directHttpClient.call, mcpOpts);
@@ -1030,14 +1031,14 @@ async function main(): Promise<number> {
       `Their separate passes above, one after the other: ${(http.concurrent.runsPerSec / floorNext.concurrent.runsPerSec * 100).toFixed(0)}% and ` +
       `${fmtTime(http.sequential.p50Ms - floorNext.sequential.p50Ms)}.`,
   );
-  for (const [name, proxied, mixedP50, sdk, over] of [
-    ["stdio", proxiedStdio, mixedStdioP50, directStdio, targets.proxiedStdioOverBuiltinP50Ms],
-    ["Streamable HTTP", proxiedHttp, mixedHttpP50, directHttp, targets.proxiedHttpOverBuiltinP50Ms],
+  for (const [name, proxied, mixedP50, sdk, sdkP50, over] of [
+    ["stdio", proxiedStdio, mixedStdioP50, directStdio, mixedSdkStdioP50, targets.proxiedStdioOverBuiltinP50Ms],
+    ["Streamable HTTP", proxiedHttp, mixedHttpP50, directHttp, mixedSdkHttpP50, targets.proxiedHttpOverBuiltinP50Ms],
   ] as const) {
     out.push(
       `Proxied MCP over ${name}: p50 ${fmtTime(mixedP50)}, ${fmtTime(over)} over the built-in tool (p50 ${fmtTime(builtinP50)}; their calls interleaved; target ≤1 ms: ${over <= 1 ? "met" : "NOT met"}); ` +
-        `a direct SDK call to the same server: p50 ${fmtTime(sdk.sequential.p50Ms)} (so of the ${fmtTime(over)}, the studio's own part is ${fmtTime(over - sdk.sequential.p50Ms)}), and the studio adds ${fmtTime(mixedP50 - sdk.sequential.p50Ms)} to it ` +
-        `(${fmtRate(proxied.concurrent.runsPerSec)} vs ${fmtRate(sdk.concurrent.runsPerSec)} runs/s at c=${C}).`,
+        `a direct SDK call to the same server in the same rounds: p50 ${fmtTime(sdkP50)} (${fmtTime(sdk.sequential.p50Ms)} back to back), so of the ${fmtTime(over)} the studio's own part is ${fmtTime(over - sdkP50)}; ` +
+        `the studio adds ${fmtTime(mixedP50 - sdkP50)} to a direct call (${fmtRate(proxied.concurrent.runsPerSec)} vs ${fmtRate(sdk.concurrent.runsPerSec)} runs/s at c=${C}).`,
     );
   }
   // A proxied call costs at least what the server takes to answer it: item 3's HTTP figure in its three parts.
@@ -1045,10 +1046,7 @@ async function main(): Promise<number> {
     `The HTTP server alone answers a bare JSON-RPC POST (no client SDK, keep-alive node:http) in p50 ${fmtTime(rawHttp.sequential.p50Ms)} called back to back, ` +
       `${fmtTime(mixedRawHttpP50)} called between the studio's calls (interleaved rounds): ` +
       `${mixedRawHttpP50 >= 1 ? "more than item 3's whole 1 ms budget before the studio does anything" : "within item 3's 1 ms budget"}. ` +
-      `At that pace the SDK client adds ${fmtTime(mixedSdkHttpP50 - mixedRawHttpP50)} to it (a direct SDK call: p50 ${fmtTime(mixedSdkHttpP50)}), ` +
-      (targets.proxiedHttpOverBuiltinP50Ms >= mixedSdkHttpP50
-        ? `the studio ${fmtTime(targets.proxiedHttpOverBuiltinP50Ms - mixedSdkHttpP50)} more.`
-        : `and the studio nothing measurable: a proxied call took ${fmtTime(mixedSdkHttpP50 - targets.proxiedHttpOverBuiltinP50Ms)} less over the built-in tool than a direct SDK call takes.`),
+      `At that pace the SDK client adds ${fmtTime(mixedSdkHttpP50 - mixedRawHttpP50)} to it, and the studio its own part above.`,
   );
   out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
   out.push(
@@ -1080,7 +1078,7 @@ async function main(): Promise<number> {
     tool: "add",
     arguments: ARGS,
     results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp },
-    interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, directSdkHttpP50Ms: mixedSdkHttpP50, rawPostHttpP50Ms: mixedRawHttpP50, rounds: cfg.nHttp },
+    interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, directSdkStdioP50Ms: mixedSdkStdioP50, directSdkHttpP50Ms: mixedSdkHttpP50, rawPostHttpP50Ms: mixedRawHttpP50, rounds: cfg.nHttp },
     item1SideBySide: {
       c1: { floorNextP50Ms: item1Seq.p50Ms[0], studioP50Ms: item1Seq.p50Ms[1], rounds: cfg.nHttp },
       [`c${cfg.conc}`]: { floorNextRunsPerSec: item1Conc.runsPerSec[0], studioRunsPerSec: item1Conc.runsPerSec[1], calls: item1Conc.callsMade },
