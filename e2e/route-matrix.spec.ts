@@ -2,7 +2,8 @@ import { expect, test } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ROUTES, type RouteAccess } from "../lib/auth/routes";
+import { MCP_METHODS, ROUTES, type McpMethod, type RouteAccess } from "../lib/auth/routes";
+import { FORBIDDEN_CODE } from "../lib/mcp-server/access";
 import { roleAtLeast, type Role } from "../lib/auth/roles";
 
 // Every route and page under app/ against every kind of caller. The table in lib/auth/routes.ts
@@ -120,7 +121,113 @@ test("every route answers every kind of caller as it declares", async () => {
     }
   }
   expect(problems).toEqual([]);
+
+  // /api/mcp is one route carrying many actions: every JSON-RPC method of MCP_METHODS as every
+  // caller, in each protocol era that has it (lib/mcp-server/access.ts).
+  const mcpProblems: string[] = [];
+  for (const c of callers) {
+    for (const era of ["legacy", "modern"] as const) {
+      const session = era === "legacy" ? await openMcpSession(c.headers) : { status: 0, id: undefined };
+      if (!c.role) {
+        const status = era === "legacy" ? session.status : (await mcpCall("modern", "tools/list", {}, c.headers)).status;
+        if (status !== 401) mcpProblems.push(`/api/mcp ${era} as ${c.name}: ${status} (expected 401)`);
+        continue;
+      }
+      for (const [method, need] of Object.entries(MCP_METHODS) as [McpMethod, Role][]) {
+        if (!MCP_ERAS[method].includes(era) || method === "initialize") continue;
+        const r = await mcpCall(era, method, MCP_SAMPLE_PARAMS[method] ?? {}, c.headers, session.id);
+        const where = `/api/mcp ${era} ${method} as ${c.name}: HTTP ${r.status}, ${r.text.slice(0, 160)}`;
+        const forbidden = r.body?.error?.code === FORBIDDEN_CODE;
+        if (r.status >= 500 || r.status === 401 || r.status === 403) mcpProblems.push(`${where} (bad status)`);
+        else if (method === "tools/call") {
+          const refused = r.body?.result?.isError === true && JSON.stringify(r.body.result.content).includes("needs the runner role");
+          if (refused !== !roleAtLeast(c.role, "runner")) mcpProblems.push(`${where} (the run policy should ${roleAtLeast(c.role, "runner") ? "let it run" : "refuse it"})`);
+        } else if (forbidden !== !roleAtLeast(c.role, need)) mcpProblems.push(`${where} (expected ${forbidden ? "to be let in" : `a refusal: needs ${need}`})`);
+      }
+    }
+  }
+  expect(mcpProblems).toEqual([]);
 });
+
+/** Which protocol eras have each method: 2025-era sessions start with initialize; 2026-07-28 requests are stateless. */
+const MCP_ERAS: Record<McpMethod, readonly ("legacy" | "modern")[]> = {
+  initialize: ["legacy"],
+  ping: ["legacy", "modern"],
+  "server/discover": ["modern"],
+  "logging/setLevel": ["legacy"],
+  "subscriptions/listen": ["modern"],
+  "tools/list": ["legacy", "modern"],
+  "prompts/list": ["legacy", "modern"],
+  "resources/list": ["legacy", "modern"],
+  "resources/templates/list": ["legacy", "modern"],
+  "tools/call": ["legacy", "modern"],
+  "prompts/get": ["legacy", "modern"],
+  "resources/read": ["legacy", "modern"],
+  "resources/subscribe": ["legacy"],
+  "resources/unsubscribe": ["legacy"],
+  "completion/complete": ["legacy", "modern"],
+};
+
+const MCP_SAMPLE_PARAMS: Partial<Record<McpMethod, Record<string, unknown>>> = {
+  "tools/call": { name: "add", arguments: { a: 2, b: 3 } },
+  "prompts/get": { name: "matrix-no-such-prompt", arguments: {} },
+  "resources/read": { uri: "matrix://no-such-resource" },
+  "resources/subscribe": { uri: "matrix://no-such-resource" },
+  "resources/unsubscribe": { uri: "matrix://no-such-resource" },
+  "completion/complete": { ref: { type: "ref/prompt", name: "matrix-no-such-prompt" }, argument: { name: "a", value: "" } },
+  "logging/setLevel": { level: "info" },
+  "subscriptions/listen": { filter: { toolsListChanged: true } },
+};
+
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "route-matrix", version: "0" },
+};
+
+/** One JSON-RPC request to /api/mcp; a stream is read to its first message (subscriptions/listen never ends by itself). */
+async function mcpCall(era: "legacy" | "modern", method: string, params: Record<string, unknown>, auth: Record<string, string>, session?: string) {
+  const ctrl = new AbortController();
+  const headers: Record<string, string> = { ...auth, origin: BASE, "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (era === "modern") {
+    // 2026-07-28 routes on headers that must agree with the body.
+    const named = params.name ?? params.uri;
+    Object.assign(headers, { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(typeof named === "string" ? { "mcp-name": named } : {}) });
+  }
+  else if (session) Object.assign(headers, { "mcp-protocol-version": "2025-11-25", "mcp-session-id": session });
+  const body = { jsonrpc: "2.0", id: 1, method, params: era === "modern" ? { ...params, _meta: MODERN_META } : params };
+  const res = await fetch(`${BASE}/api/mcp`, { method: "POST", headers, body: JSON.stringify(body), signal: ctrl.signal });
+  let text = "";
+  if (res.headers.get("content-type")?.includes("text/event-stream") && res.body) {
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    // A 2025-era session's stream opens with a priming event (an id, no message).
+    while (!/^data: \{.*$/m.test(text)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    text = text.split("\n").find((l) => l.startsWith("data: {"))?.slice(6) ?? "";
+  } else text = await res.text();
+  ctrl.abort();
+  let parsed: { result?: { isError?: boolean; content?: unknown }; error?: { code: number } } | undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, session: res.headers.get("mcp-session-id") ?? undefined };
+}
+
+async function openMcpSession(auth: Record<string, string>): Promise<{ status: number; id: string | undefined }> {
+  const init = await mcpCall("legacy", "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "route-matrix", version: "0" } }, auth);
+  if (init.session) {
+    const headers = { ...auth, origin: BASE, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", "mcp-session-id": init.session };
+    const res = await fetch(`${BASE}/api/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    await res.body?.cancel();
+  }
+  return { status: init.status, id: init.session };
+}
 
 test("a foreign Host gets 4xx on pages and the API, and paths nobody declared are refused", async () => {
   const http = await import("node:http");

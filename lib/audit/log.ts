@@ -72,13 +72,16 @@
 //                  sampling), mode, action, content (form fields; values under secret-looking
 //                  names redacted) | replyChars, model } — the run's caller answered a server's
 //                  request for input (lib/execution/pending-input.ts).
+//   mcp.refused    target: the JSON-RPC method. detail: { kind: "forbidden", method, need, role,
+//                  resource? (the URI or name it named), userId?, tokenId? } — a caller of /api/mcp
+//                  whose role may not use that method (lib/mcp-server/access.ts).
 //   purge          target: what was purged (e.g. "runs"). detail: { retention, ...what was removed }.
 //   purge.preview  a dry run of purge: what would have been removed.
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 import { prismaSql, type DbTx, type Sql, type SqlClient, type TxClient } from "../db/sql";
 
-export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read", "run.input", "server.oauth.signin", "server.oauth.signout"] as const;
+export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read", "run.input", "server.oauth.signin", "server.oauth.signout", "mcp.refused"] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** prevHash of entry #1. */

@@ -1,4 +1,4 @@
-import type { Access } from "./roles";
+import type { Access, Role } from "./roles";
 
 /**
  * Every route and page the studio serves, with who may call it. The door (door.ts) refuses any
@@ -94,9 +94,41 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/audit", { GET: "viewer" }),
   api("/api/audit/verify", { GET: "viewer" }),
   api("/api/outbox", { GET: "viewer" }),
-  // The studio as an MCP server: listing needs viewer; tools/call checks the run policy per tool.
+  // The studio as an MCP server: the route admits a viewer; each JSON-RPC method then needs its
+  // role from MCP_METHODS below (lib/mcp-server/access.ts), and tools/call the run policy per tool.
   api("/api/mcp", { GET: "viewer", POST: "viewer", DELETE: "viewer" }),
 ];
+
+/**
+ * /api/mcp serves many actions on one route, so the door is per JSON-RPC method: what each
+ * request method needs, by the same rule as the REST route doing the same thing (listing is what
+ * a viewer sees of tools; reading a resource, getting a prompt, completing and subscribing contact
+ * a server on the caller's behalf, like /api/servers/{name}/resources/read: runner). A method the
+ * studio serves but does not list here is refused to everyone (lib/mcp-server/access.ts).
+ * tools/call needs runner too, and is checked by the run policy (a refused call is captured).
+ */
+export const MCP_METHODS = {
+  initialize: "viewer",
+  ping: "viewer",
+  "server/discover": "viewer",
+  "logging/setLevel": "viewer",
+  "subscriptions/listen": "viewer",
+  "tools/list": "viewer",
+  "prompts/list": "viewer",
+  "resources/list": "viewer",
+  "resources/templates/list": "viewer",
+  "tools/call": "runner",
+  "prompts/get": "runner",
+  "resources/read": "runner",
+  "resources/subscribe": "runner",
+  "resources/unsubscribe": "runner",
+  "completion/complete": "runner",
+} as const satisfies Record<string, Role>;
+
+export type McpMethod = keyof typeof MCP_METHODS;
+
+/** The role an /api/mcp request method needs; null for a method the table does not declare. */
+export const mcpMethodAccess = (method: string): Role | null => (Object.hasOwn(MCP_METHODS, method) ? MCP_METHODS[method as McpMethod] : null);
 
 interface Compiled {
   route: RouteAccess;

@@ -52,6 +52,8 @@ import type { McpManagerEvent, McpView } from "../mcp/source";
 import { canonicalJson } from "../tools/hash";
 import * as upstream from "./upstream";
 import { SessionFollows } from "./follows";
+import { guardMethods, methodRefusal } from "./access";
+import { mcpMethodAccess } from "../auth/routes";
 
 /** What the MCP endpoint needs of the studio (a full `Studio` fits). */
 export interface McpStudio {
@@ -221,8 +223,15 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
     ? { tools: { listChanged: true }, logging: {}, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {} }
     : { tools: { listChanged: true }, logging: {} };
   const server = new Server(SERVER_INFO, { capabilities, instructions: INSTRUCTIONS });
+  // Before any handler is set: each one checks its method's role (lib/mcp-server/access.ts).
+  guardMethods(server, { caller: () => caller.getStore(), audit: studio.audit });
   if (view) offerUpstream(server, view);
-  else if (studio.mcp?.holdsConnections === false) server.fallbackRequestHandler = async (request) => Promise.reject(notOfferedHere(request.method));
+  else if (studio.mcp?.holdsConnections === false) {
+    server.fallbackRequestHandler = async (request) => {
+      const who = caller.getStore();
+      return Promise.reject((who && mcpMethodAccess(request.method) && methodRefusal(request.method, who)) || notOfferedHere(request.method));
+    };
+  }
 
   server.setRequestHandler("tools/list", async (request, ctx) => {
     await configuredServersSettled(studio);

@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Principal } from "@/lib/auth/principal";
+import { MCP_METHODS } from "@/lib/auth/routes";
+import { FORBIDDEN_CODE, methodRefusal } from "@/lib/mcp-server/access";
+import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
+import { McpManager } from "@/lib/mcp/source";
+import type { Role } from "@/lib/auth/roles";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { everythingServerPath } from "./helpers/mcp";
+import { buildMcpStudio } from "./helpers/mcp-studio";
+
+// /api/mcp checks a role per JSON-RPC method (issue 37 item 1): a viewer lists, but reading a
+// resource, getting a prompt, completing and subscribing contact the server on the caller's
+// behalf and need runner, as the REST routes doing the same do. The real server-everything over
+// stdio behind a real McpManager, real v2 clients of both protocol eras, the audit log on PostgreSQL.
+
+const URL_ = new URL("http://127.0.0.1:3000/api/mcp");
+let db: TestDatabase;
+let manager: McpManager;
+let studio: McpStudio;
+
+const person = (role: Role): Principal => ({ via: "token", role, userId: null, actor: `${role}@example.com`, name: role, tokenId: `tok-${role}`, tokenName: role });
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+  await manager.sync([{ name: "ev", transport: "stdio", command: process.execPath, args: [everythingServerPath(), "stdio"], env: {}, enabled: true }]);
+  await manager.settled(30_000);
+  studio = buildMcpStudio(db, { sources: [manager.source()], mcp: manager }).studio;
+}, 60_000);
+afterEach(async () => {
+  await closeMcpEndpoint(studio);
+});
+afterAll(async () => {
+  await manager?.close();
+  await db?.drop();
+});
+
+async function connect(era: "modern" | "legacy", who: Principal): Promise<Client> {
+  const client = new Client({ name: `access-${era}`, version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  const transport = new StreamableHTTPClientTransport(URL_, { fetch: (url, init) => handleMcpRequest(new Request(url, init), { studio }, who) });
+  await client.connect(transport);
+  return client;
+}
+
+/** The JSON-RPC error a call was refused with (fails the test when it was not refused). */
+async function refusal(call: Promise<unknown>): Promise<ProtocolError> {
+  const err = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err, "the call was answered, not refused").toBeInstanceOf(ProtocolError);
+  return err as ProtocolError;
+}
+
+describe.each(["modern", "legacy"] as const)("/api/mcp per method, %s era", (era) => {
+  it("a viewer lists tools, prompts and resources, but reading a resource, getting a prompt and completing are refused naming the runner role, and audited", async () => {
+    const viewer = await connect(era, person("viewer"));
+    try {
+      expect((await viewer.listTools()).tools.length).toBeGreaterThan(5);
+      const { prompts } = await viewer.listPrompts();
+      const { resources } = await viewer.listResources();
+      expect(prompts.length).toBeGreaterThan(0);
+      expect(resources.length).toBeGreaterThan(0);
+      const uri = resources[0]!.uri;
+
+      const read = await refusal(viewer.readResource({ uri }));
+      expect(read.code).toBe(FORBIDDEN_CODE);
+      expect(read.message).toContain("resources/read needs the runner role");
+      expect(read.data).toMatchObject({ kind: "forbidden", method: "resources/read", need: "runner", role: "viewer" });
+
+      const simple = prompts.find((p) => !p.arguments?.some((a) => a.required)) ?? prompts[0]!;
+      expect((await refusal(viewer.getPrompt({ name: simple.name, arguments: {} }))).code).toBe(FORBIDDEN_CODE);
+      const withArgs = prompts.find((p) => p.arguments?.length);
+      if (withArgs) {
+        const complete = viewer.complete({ ref: { type: "ref/prompt", name: withArgs.name }, argument: { name: withArgs.arguments![0]!.name, value: "" } });
+        expect((await refusal(complete)).code).toBe(FORBIDDEN_CODE);
+      }
+      if (era === "legacy") expect((await refusal(viewer.subscribeResource({ uri }))).code).toBe(FORBIDDEN_CODE);
+
+      const entries = await db.prisma.auditEntry.findMany({ where: { action: "mcp.refused", target: "resources/read" } });
+      const mine = entries.filter((e) => JSON.stringify(e.detail).includes(uri) && e.actor === "viewer@example.com");
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.at(-1)!.detail).toMatchObject({ need: "runner", role: "viewer", resource: uri, tokenId: "tok-viewer" });
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it("a runner reads the same resource and gets the prompt", async () => {
+    const runner = await connect(era, person("runner"));
+    try {
+      const { resources } = await runner.listResources();
+      const read = await runner.readResource({ uri: resources[0]!.uri });
+      expect(read.contents.length).toBeGreaterThan(0);
+      const { prompts } = await runner.listPrompts();
+      const simple = prompts.find((p) => !p.arguments?.some((a) => a.required))!;
+      expect((await runner.getPrompt({ name: simple.name, arguments: {} })).messages.length).toBeGreaterThan(0);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("a viewer's tools/call is refused by the run policy and captured as a rejected run (permission_denied)", async () => {
+    const viewer = await connect(era, person("viewer"));
+    try {
+      const echo = (await viewer.listTools()).tools.find((t) => t.name.endsWith("echo"))!.name;
+      const result = await viewer.callTool({ name: echo, arguments: { message: "hi" } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain("needs the runner role");
+      const run = await db.prisma.run.findFirst({ where: { toolName: echo, actor: "viewer@example.com" }, orderBy: { startedAt: "desc" } });
+      expect(run).toMatchObject({ status: "rejected", errorKind: "permission_denied", origin: "mcp" });
+    } finally {
+      await viewer.close();
+    }
+  });
+});
+
+describe("the method table", () => {
+  it("refuses every declared method below its role, lets it through at or above, and refuses a method nobody declared", () => {
+    for (const [method, need] of Object.entries(MCP_METHODS)) {
+      for (const role of ["viewer", "runner", "admin"] as const) {
+        const refused = methodRefusal(method, { role, actor: "x" });
+        const allowed = method === "tools/call" || role === "admin" || role === need || need === "viewer";
+        expect(refused === null, `${method} as ${role}`).toBe(allowed);
+      }
+    }
+    const unknown = methodRefusal("acme/export", { role: "admin", actor: "x" });
+    expect(unknown?.code).toBe(FORBIDDEN_CODE);
+    expect(unknown?.data).toMatchObject({ need: null });
+  });
+});
