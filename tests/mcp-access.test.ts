@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, StreamableHTTPClientTransport, type ClientCapabilities } from "@modelcontextprotocol/client";
 import type { Principal } from "@/lib/auth/principal";
 import { MCP_METHODS } from "@/lib/auth/routes";
 import { FORBIDDEN_CODE, methodRefusal } from "@/lib/mcp-server/access";
@@ -37,8 +37,11 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function connect(era: "modern" | "legacy", who: Principal): Promise<Client> {
-  const client = new Client({ name: `access-${era}`, version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+async function connect(era: "modern" | "legacy", who: Principal, capabilities?: ClientCapabilities): Promise<Client> {
+  const client = new Client(
+    { name: `access-${era}`, version: "1.0.0" },
+    { ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}), ...(capabilities ? { capabilities } : {}) },
+  );
   const transport = new StreamableHTTPClientTransport(URL_, { fetch: (url, init) => handleMcpRequest(new Request(url, init), { studio }, who) });
   await client.connect(transport);
   return client;
@@ -113,6 +116,57 @@ describe.each(["modern", "legacy"] as const)("/api/mcp per method, %s era", (era
       expect(run).toMatchObject({ status: "rejected", errorKind: "permission_denied", origin: "mcp" });
     } finally {
       await viewer.close();
+    }
+  });
+});
+
+describe.each(["modern", "legacy"] as const)("a destructive tool through /api/mcp, %s era (confirmed as on REST, through elicitation)", (era) => {
+  // clear_outbox: a built-in marked destructiveHint; its runs are what the test inspects.
+  const lastRun = () => db.prisma.run.findFirst({ where: { toolName: "clear_outbox", actor: "runner@example.com" }, orderBy: { startedAt: "desc" } });
+
+  it("runs once the client's user confirms; the question names the tool and its arguments", async () => {
+    const client = await connect(era, person("runner"), { elicitation: { form: {} } });
+    const asked: { message?: string; requestedSchema?: unknown }[] = [];
+    client.setRequestHandler("elicitation/create", async (request) => {
+      asked.push(request.params as (typeof asked)[number]);
+      return { action: "accept", content: { confirm: true } };
+    });
+    try {
+      const result = await client.callTool({ name: "clear_outbox", arguments: {} });
+      expect(result.isError ?? false).toBe(false);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.message).toContain("Run clear_outbox? It is marked destructive");
+      expect(asked[0]!.requestedSchema).toMatchObject({ required: ["confirm"] });
+      expect(await lastRun()).toMatchObject({ status: "success", origin: "mcp" });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a decline, or an accept without confirm: true, refuses it as a captured rejected run with the reason", async () => {
+    for (const answer of [{ action: "decline" as const }, { action: "accept" as const, content: {} }]) {
+      const client = await connect(era, person("runner"), { elicitation: { form: {} } });
+      client.setRequestHandler("elicitation/create", async () => answer);
+      try {
+        const result = await client.callTool({ name: "clear_outbox", arguments: {} });
+        expect(result.isError, JSON.stringify(answer)).toBe(true);
+        expect(JSON.stringify(result.content), JSON.stringify(result.content)).toContain("did not confirm it");
+        expect(await lastRun()).toMatchObject({ status: "rejected", errorKind: "invalid_args" });
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("a client without elicitation cannot confirm: refused, saying how to confirm", async () => {
+    const client = await connect(era, person("runner"));
+    try {
+      const result = await client.callTool({ name: "clear_outbox", arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain("declare the elicitation capability");
+      expect(await lastRun()).toMatchObject({ status: "rejected", errorKind: "invalid_args" });
+    } finally {
+      await client.close();
     }
   });
 });

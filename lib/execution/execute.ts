@@ -39,8 +39,10 @@ export interface ExecuteRequest {
    * run is rejected at once, its arguments (already made storable by the caller) kept as a record.
    */
   inputProblems?: FieldError[];
-  /** Destructive tools need `confirmed` (the HTTP API and the UI; MCP clients are agents, governed by the run policy). */
+  /** Destructive tools need `confirmed` (the HTTP API, the UI, and /api/mcp through elicitation). */
   requireConfirmation?: boolean;
+  /** How this caller confirms, or why it could not, for the refusal's message (default: send `"confirm": true`). */
+  confirmHow?: string;
   clientName?: string;
   /** The agent the call is for: option domains are checked for it (default agent when unset). */
   agent?: string;
@@ -411,7 +413,7 @@ function checkPolicy(deps: ExecuteDeps, req: ExecuteRequest, spec: ToolSpec): To
 
 function checkConfirmation(req: ExecuteRequest, spec: ToolSpec): ToolError | null {
   if (!req.requireConfirmation || req.confirmed || !needsConfirmation(spec)) return null;
-  return new ToolError("invalid_args", `${spec.name} is marked destructive (destructiveHint): confirm the call by sending "confirm": true.`, {
+  return new ToolError("invalid_args", `${spec.name} is marked destructive (destructiveHint): ${req.confirmHow ?? 'confirm the call by sending "confirm": true'}.`, {
     fields: [{ path: "/confirm", message: "must be true for a destructive tool" }],
   });
 }

@@ -53,6 +53,7 @@ import { canonicalJson } from "../tools/hash";
 import * as upstream from "./upstream";
 import { SessionFollows } from "./follows";
 import { guardMethods, methodRefusal } from "./access";
+import { confirmCall, isConfirmationState } from "./confirm";
 import { mcpMethodAccess } from "../auth/routes";
 
 /** What the MCP endpoint needs of the studio (a full `Studio` fits). */
@@ -249,15 +250,21 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
     const actor = who?.actor ?? actorOf(deps);
     // A 2026-07-28 client answering what the call's run asked for (input_required), and retrying it.
     const state = ctx.mcpReq.requestState<string>();
-    if (state !== undefined) return continueCall(server, studio, ctx, { name, actor, state });
+    if (state !== undefined && !isConfirmationState(state)) return continueCall(server, studio, ctx, { name, actor, state });
     const kinds = askKinds(ctx, server);
+    const args = request.params.arguments ?? {};
+    // Destructive tools are confirmed as on REST, through elicitation (confirm.ts); the run policy still decides who may.
+    const confirmation = await confirmCall(ctx, { spec: (await studio.registry.get(name))?.spec, actor, args, elicitation: kinds?.elicitation === true, modern: isModern(ctx), state });
+    if ("ask" in confirmation) return confirmation.ask;
     const flow = kinds && isModern(ctx) ? new InputFlow<Run, PendingInputView>(actor, name) : undefined;
     const relay = kinds ? relayTo(ctx, studio, { kinds, tool: name, actor, userId: who?.userId ?? null, flow }) : undefined;
     const run = studio.execute({
       tool: name,
-      arguments: request.params.arguments ?? {},
+      arguments: args,
       origin: "mcp",
-      // The run policy applies to MCP clients as to everyone; they are agents, so nobody confirms.
+      requireConfirmation: true,
+      confirmed: confirmation.confirmed,
+      confirmHow: confirmation.how,
       ...(who ? { actor: who.actor, actorId: who.userId, tokenId: who.tokenId, role: who.role } : { actor }),
       clientName: clientNameOf(ctx, server),
       // With a flow, the run outlives this request (input_required ends it; a retry continues).
