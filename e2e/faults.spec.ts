@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { createMcpHandler, Server } from "@modelcontextprotocol/server";
+import { serveFetch } from "../tests/helpers/mcp-http";
 import { ROUTES } from "../lib/auth/routes";
 import { accountRuns, percentile, startLoad, statusCounts, type Call } from "../tests/helpers/load";
 import { privatePgUnavailable, startPrivatePg, type PrivatePg } from "../tests/helpers/private-pg";
@@ -206,4 +211,89 @@ test("the studio killed under load: every acknowledged run is stored, and its ru
   expect(await unaudited(dbUrl), "runs (interrupted ones included) without their audit entry").toBe(0);
   const verify = await fetch(`${studio.url}/api/audit/verify`, { headers: { authorization: `Bearer ${studio.adminToken}` } });
   expect(await verify.json()).toMatchObject({ ok: true });
+});
+
+test("clients retrying with an Idempotency-Key through a database outage: each key runs its tool exactly once", async () => {
+  test.setTimeout(180_000);
+  // The tool's side effect is outside the studio's database: an MCP server of the test's own counts each call by its tag.
+  const invoked = new Map<string, number>();
+  const handler = createMcpHandler(() => {
+    const server = new Server({ name: "counter", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler("tools/list", () => ({
+      tools: [{ name: "bump", description: "Counts a call by its tag.", inputSchema: { type: "object", properties: { tag: { type: "string" } }, required: ["tag"] } }],
+    }));
+    server.setRequestHandler("tools/call", async (request) => {
+      const tag = String(request.params.arguments?.tag);
+      invoked.set(tag, (invoked.get(tag) ?? 0) + 1);
+      await sleep(300); // long enough for an outage to begin while calls are in flight
+      return { content: [{ type: "text", text: `bumped ${tag}` }] };
+    });
+    return server;
+  });
+  const upstream = await serveFetch((request) => handler.fetch(request), "/mcp");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "idem-"));
+  const configPath = path.join(dir, "studio.jsonc");
+  writeFileSync(configPath, JSON.stringify({ mcpServers: [{ name: "counter", transport: "http", url: upstream.url.href }] }));
+  const own = await createDatabase(pg.url);
+  try {
+    studio = await startStudioProcess({ databaseUrl: own.url, env: timeouts, configPath });
+    const auth = { authorization: `Bearer ${studio.adminToken}` };
+    let tool: string | undefined;
+    for (let i = 0; i < 100 && !tool; i++) {
+      const list = (await (await fetch(`${studio.url}/api/tools`, { headers: auth })).json()) as { tools: { name: string }[] };
+      tool = list.tools.find((t) => t.name.endsWith("bump"))?.name;
+      if (!tool) await sleep(200);
+    }
+    expect(tool, "the counter server's tool is listed").toBeDefined();
+
+    let stopped = false;
+    const answers: { key: string; status: number; attempts: number; runId?: string; capture?: string }[] = [];
+    /** One logical call: the same key until the studio answers with a run (a 503 or a dropped connection is retried). */
+    const callOnce = async (key: string) => {
+      for (let attempts = 1; attempts <= 200; attempts++) {
+        const res = await fetch(`${studio!.url}/api/tools/${tool}/run`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json", "idempotency-key": key },
+          body: JSON.stringify({ arguments: { tag: key } }),
+          signal: AbortSignal.timeout(30_000),
+        }).catch(() => null);
+        const body = res ? ((await res.json().catch(() => null)) as { run?: { id: string; capture?: string } } | null) : null;
+        if (res && res.status !== 503 && body?.run) return answers.push({ key, status: res.status, attempts, runId: body.run.id, capture: body.run.capture });
+        await sleep(250);
+      }
+      answers.push({ key, status: 0, attempts: 200 });
+    };
+    const clients = Array.from({ length: 8 }, async (_, c) => {
+      for (let seq = 0; !stopped; seq++) await callOnce(`c${c}-${seq}-${randomUUID().slice(0, 8)}`);
+    });
+    while (invoked.size < 8) await sleep(20);
+    pg.stop();
+    await sleep(3000);
+    pg.start();
+    await sleep(2000);
+    stopped = true;
+    await Promise.all(clients);
+
+    console.log(`idempotent retries: ${answers.length} calls, ${answers.filter((a) => a.attempts > 1).length} retried, ${answers.filter((a) => a.capture === "pending").length} answered before their run was stored`);
+    expect(answers.filter((a) => a.status !== 200), "every call ended with its run").toEqual([]);
+    expect(answers.filter((a) => a.attempts > 1).length, "the outage made clients retry").toBeGreaterThan(0);
+    const twice = [...invoked].filter(([, n]) => n !== 1);
+    expect(twice, "tags the tool ran for more than once").toEqual([]);
+    for (const a of answers) expect(invoked.get(a.key), `the tool ran for ${a.key}`).toBe(1);
+    expect(await settled(own.url, 30_000), "runs still running after recovery").toBe(0);
+    const rows = await query<{ key: string; n: string; ids: string }>(own.url, "SELECT idempotency_key AS key, count(*)::text AS n, string_agg(id::text, ',') AS ids FROM runs WHERE idempotency_key IS NOT NULL GROUP BY 1");
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    for (const a of answers) {
+      expect(byKey.get(a.key)?.n, `runs stored for ${a.key}`).toBe("1");
+      expect(byKey.get(a.key)?.ids, `the run ${a.key} was answered with`).toBe(a.runId);
+    }
+    const statuses = await query<{ status: string; n: string }>(own.url, "SELECT status::text, count(*)::text AS n FROM runs GROUP BY 1");
+    expect(statuses.filter((r) => r.status !== "success"), "every keyed run succeeded").toEqual([]);
+    await studio.stop();
+    studio = undefined;
+  } finally {
+    await upstream.close();
+    await handler.close();
+    await own.drop().catch(() => {});
+  }
 });

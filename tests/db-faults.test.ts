@@ -94,14 +94,15 @@ suite("database faults", () => {
     expect(await answersAgain()).toBe(true);
   }, 60_000);
 
-  it("a run in flight when the database goes away is stored once it is back: never left running", async () => {
+  it("a run in flight when the database goes away answers its outcome (never 'try again': the tool ran), and is stored once the database is back", async () => {
     const { registry, release } = gatedTool("waits");
     let runId = "";
     const pending = executeTool({ registry, runs }, { tool: "waits", arguments: {}, origin: "api", actor: "t@example.com", onStart: (id) => (runId = id) });
     while (!runId) await new Promise((r) => setTimeout(r, 20));
     pg.stop();
     release();
-    await unavailable(() => pending);
+    const answer = await pending;
+    expect(answer).toMatchObject({ id: runId, status: "success", capture: "pending", output: { structuredContent: { done: true } } });
     // Longer than the first retry's wait, so a retry meets the outage too and backs off.
     await new Promise((r) => setTimeout(r, 1_200));
     pg.start();
@@ -154,7 +155,7 @@ describe("a run's outcome is written once", () => {
     }
     const lossy = new LostAnswer(tdb.prisma, { onFinal: runAuditHook(audit) });
     let id = "";
-    const err = await executeTool({ registry, runs: lossy }, { tool: "add1", arguments: { n: 2 }, origin: "api", actor: "t@example.com", onStart: (i) => (id = i) }).catch((e: unknown) => e);
+    const err = await executeTool({ registry, runs: lossy }, { tool: "add1", arguments: { n: 2 }, origin: "api", actor: "t@example.com", idempotencyKey: "lost-start", onStart: (i) => (id = i) }).catch((e: unknown) => e);
     expect(isDatabaseUnavailable(err)).toBe(true);
     expect(id, "the tool was not called").toBe("");
     const row = await tdb.prisma.run.findFirst({ where: { toolName: "add1", arguments: { equals: { n: 2 } } } });
@@ -167,5 +168,10 @@ describe("a run's outcome is written once", () => {
     expect(status).toBe("interrupted");
     expect((await store.get(row!.id))?.error?.message).toMatch(/the tool was not called/);
     expect(await entriesFor(row!.id)).toBe(1);
+    // The tool never ran, so the run gave its Idempotency-Key up: the client's retry with it runs the tool.
+    expect((await tdb.prisma.run.findUnique({ where: { id: row!.id } }))?.idempotencyKey).toBeNull();
+    const retry = await executeTool({ registry, runs: store }, { tool: "add1", arguments: { n: 2 }, origin: "api", actor: "t@example.com", idempotencyKey: "lost-start" });
+    expect(retry).toMatchObject({ status: "success", idempotencyKey: "lost-start" });
+    expect(retry.idempotentReplay).toBeUndefined();
   });
 });

@@ -171,6 +171,27 @@ describe.each(["modern", "legacy"] as const)("a destructive tool through /api/mc
   });
 });
 
+describe.each(["modern", "legacy"] as const)("an idempotency key in tools/call's _meta, %s era", (era) => {
+  it("a retried call with the same key gets the first run back (dev.toolstudio/idempotentReplay) and runs once; a bad key is refused", async () => {
+    const client = await connect(era, person("runner"));
+    const key = `mcp-key-${era}-${Date.now()}`;
+    try {
+      const call = () => client.callTool({ name: "add", arguments: { a: 20, b: 22 }, _meta: { "dev.toolstudio/idempotencyKey": key } });
+      const first = await call();
+      const again = await call();
+      expect(first._meta?.["dev.toolstudio/runId"]).toBeDefined();
+      expect(again._meta?.["dev.toolstudio/runId"]).toBe(first._meta?.["dev.toolstudio/runId"]);
+      expect(again._meta?.["dev.toolstudio/idempotentReplay"]).toBe(true);
+      expect(first._meta?.["dev.toolstudio/idempotentReplay"]).toBeUndefined();
+      expect(await db.prisma.run.count({ where: { idempotencyKey: key } })).toBe(1);
+      const bad = await refusal(client.callTool({ name: "add", arguments: { a: 1, b: 1 }, _meta: { "dev.toolstudio/idempotencyKey": "has space" } }));
+      expect(bad.message).toContain("visible ASCII");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("the method table", () => {
   it("refuses every declared method below its role, lets it through at or above, and refuses a method nobody declared", () => {
     for (const [method, need] of Object.entries(MCP_METHODS)) {

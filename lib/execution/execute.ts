@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../db/generated/client";
 import type { Registry } from "../registry/registry";
-import type { ClaimedRun, InFinalTransaction, RunStore, RunOutcome, RunStart } from "../runs/store";
+import { unstoredRun, type ClaimedRun, type InFinalTransaction, type RunStore, type RunOutcome, type RunStart } from "../runs/store";
 import type { Run, RunOrigin } from "../runs/types";
 import type { LogLevel, LogMessage, ProgressUpdate, RegisteredTool } from "../tools/define";
 import { isErrorNamed, isToolError, ToolError, toToolError, type ErrorKind } from "../tools/errors";
@@ -10,6 +10,7 @@ import type { ContentBlock, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
 import { describeFieldErrors, SchemaCompileError, validate } from "../schema/validate";
 import { holdRun, trackRun } from "./active-runs";
+import { isKeyTaken, priorRun } from "./idempotency";
 import { openInput, type InputEvent, type InputRelay } from "./pending-input";
 import { isDatabaseUnavailable } from "../db/faults";
 import type { DomainService } from "../domains/service";
@@ -48,6 +49,8 @@ export interface ExecuteRequest {
   agent?: string;
   timeoutMs?: number;
   replayOf?: string;
+  /** The caller's Idempotency-Key: a call with a key this actor already used gets that run back (lib/execution/idempotency.ts). */
+  idempotencyKey?: string;
   /** Aborts the run as cancelled (e.g. the caller went away). */
   signal?: AbortSignal;
   onStart?(runId: string): void;
@@ -120,7 +123,11 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   const delegate = deps.delegate;
   if (delegate?.wanted(tool)) {
     // The worker claims it, runs it under the same timeout and stores it; retries are not for a caller who waits.
-    await deps.runs.enqueue(start, DELEGATED_PRIORITY, (tx) => delegate.queue.send(tx, start.id, DELEGATED_PRIORITY, { waited: true }));
+    try {
+      await deps.runs.enqueue(start, DELEGATED_PRIORITY, (tx) => delegate.queue.send(tx, start.id, DELEGATED_PRIORITY, { waited: true }));
+    } catch (err) {
+      return sameKeyRun(deps, req, start, err);
+    }
     req.onStart?.(start.id);
     return delegate.wait(start.id, { signal: req.signal, onProgress: req.onProgress, startWithinMs: timeoutMs });
   }
@@ -128,9 +135,10 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   try {
     await deps.runs.start(start);
   } catch (err) {
+    if (start.idempotencyKey && isKeyTaken(err)) return sameKeyRun(deps, req, start, err);
     // The insert may have committed with its answer lost (a frozen or dropped connection): close
     // the row once the database is back, so it is not left `running`. No row, nothing to close.
-    if (isDatabaseUnavailable(err)) finishLater(deps.runs, start, notStarted());
+    if (isDatabaseUnavailable(err)) finishLater(deps.runs, start, notStarted()).catch(() => null); // it settles with the stored run or null, never rejects
     throw err;
   }
   req.onStart?.(start.id);
@@ -141,7 +149,9 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   const askable = req.origin !== "mcp";
   const relay = askable ? undefined : req.relay;
   const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput, askable, relay, logs: req.logs }).finally(progress.stop);
-  return withResultMeta(await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome), tool.spec), outcome);
+  const run = await finishOrRecordFailure(deps.runs, start, outcome);
+  // Observers read and write the database: an outcome not stored yet is told to them by nobody (its audit entry commits with it).
+  return withResultMeta(run.capture ? run : await notify(deps, run, tool.spec), outcome);
 }
 
 /** The tool's result `_meta` (not stored) on the run handed back to this caller, when the stored output is this outcome's. */
@@ -208,7 +218,18 @@ export async function enqueueTool(deps: ExecuteDeps & QueueDeps, req: ExecuteReq
   if ("run" in p) return p.run;
   const tool = { name: p.start.toolName, source: p.start.toolSource };
   const priority = Math.trunc(req.priority ?? priorityFor(tool, deps.queuePolicy?.() ?? []));
-  return deps.runs.enqueue(p.start, priority, (tx) => deps.queue.send(tx, p.start.id, priority));
+  return deps.runs.enqueue(p.start, priority, (tx) => deps.queue.send(tx, p.start.id, priority)).catch((err: unknown) => sameKeyRun(deps, req, p.start, err));
+}
+
+/**
+ * A start refused because another request with the same Idempotency-Key got there first (on any
+ * instance): that request's run is the answer. Any other failure is passed on.
+ */
+async function sameKeyRun(deps: ExecuteDeps, req: ExecuteRequest, start: RunStart, err: unknown): Promise<Run> {
+  if (!start.idempotencyKey || !isKeyTaken(err)) throw err;
+  const prior = await priorRun(deps.runs, { actor: start.actor, key: start.idempotencyKey, tool: start.toolName, arguments: req.arguments ?? {} });
+  if (!prior) throw err;
+  return { ...prior, idempotentReplay: true };
 }
 
 /** What a worker made of a job: the run it ran, a limit that holds it back, or nothing to do. */
@@ -250,7 +271,8 @@ export async function runQueued(
     outcome = { status: "interrupted", finishedAt: outcome.finishedAt, error: { kind: "other", message: "The worker stopped (its drain time ran out) before this run finished." } };
   }
   const also = both(opts.retries === false ? undefined : retryOf(deps, claimed, outcome), deps.onQueuedFinal?.(start.id));
-  return { run: await notify(deps, await finishOrRecordFailure(deps.runs, start, outcome, also), tool.spec) };
+  const run = await finishOrRecordFailure(deps.runs, start, outcome, also);
+  return { run: run.capture ? run : await notify(deps, run, tool.spec) };
 }
 
 function both(a?: InFinalTransaction, b?: InFinalTransaction): InFinalTransaction | undefined {
@@ -271,7 +293,8 @@ function retryOf(deps: ExecuteDeps & Partial<QueueDeps>, claimed: ClaimedRun, ou
   if (delayMs === null) return undefined;
   return async (tx) => {
     const now = new Date();
-    const next: RunStart = { ...start, id: randomUUID(), startedAt: now, retryOf: start.id, attempt: attempt + 1 };
+    // The key names the first attempt (a client's retry gets that run and follows retries from it).
+    const next: RunStart = { ...start, id: randomUUID(), startedAt: now, retryOf: start.id, attempt: attempt + 1, idempotencyKey: undefined };
     await deps.runs.enqueueIn(tx, next, priority, (t) => queue.send(t, next.id, priority, { startAfter: new Date(now.getTime() + delayMs) }));
   };
 }
@@ -282,6 +305,10 @@ type Prepared = { run: Run } | { tool: RegisteredTool; start: RunStart; timeoutM
 async function prepare(deps: ExecuteDeps, req: ExecuteRequest): Promise<Prepared> {
   const tool = await deps.registry.get(req.tool);
   if (!tool) throw new UnknownToolError(req.tool);
+  if (req.idempotencyKey) {
+    const prior = await priorRun(deps.runs, { actor: req.actor, key: req.idempotencyKey, tool: tool.spec.name, arguments: req.arguments ?? {} });
+    if (prior) return { run: { ...prior, idempotentReplay: true } };
+  }
 
   const timeoutMs = Math.min(Math.max(req.timeoutMs ?? tool.spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1), MAX_TIMEOUT_MS);
   const start: RunStart = {
@@ -308,6 +335,8 @@ async function prepare(deps: ExecuteDeps, req: ExecuteRequest): Promise<Prepared
     const run = await deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
     return { run: await notify(deps, run, tool.spec) };
   }
+  // Only a call that starts carries its key: a refused one ran nothing, and its retry is checked again.
+  if (req.idempotencyKey) start.idempotencyKey = req.idempotencyKey;
   return { tool, start, timeoutMs };
 }
 
@@ -326,7 +355,7 @@ function hashOfSpec(spec: ToolSpec): string {
 
 function notStarted(): RunOutcome {
   const e = new ToolError("other", "The database became unreachable as the run was starting; the tool was not called.");
-  return { status: "interrupted", finishedAt: new Date(), error: errorOf(e) };
+  return { status: "interrupted", finishedAt: new Date(), error: errorOf(e), freeKey: true };
 }
 
 /** An output the database cannot take must not leave the run `running` forever. */
@@ -340,15 +369,20 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
       if (stored) return stored;
     }
     if (isDatabaseUnavailable(err)) {
-      // The outcome is kept and written once the database is back; the caller hears 503 now.
-      finishLater(runs, start, outcome, also, { start });
-      throw err;
+      // The tool ran: its caller gets the outcome, never "try again" (a retry would run it twice).
+      // The outcome is written once the database is back; a moment is waited for that first.
+      const stored = finishLater(runs, start, outcome, also, { start });
+      const soon = await Promise.race([stored, new Promise<null>((r) => setTimeout(() => r(null), OUTCOME_WAIT_MS).unref?.())]);
+      return soon ?? unstoredRun(start, outcome);
     }
     console.error(`[tool-studio] could not store the outcome of run ${start.id}`, err);
     const e = new ToolError("provider", "The tool's result could not be stored.", { detail: `${(err as Error).message}\n${safeStringify(outcome.structuredContent ?? outcome.content)}` });
     return runs.finish(start.id, start.startedAt, { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) }, also, { start });
   }
 }
+
+/** How long a caller whose run's outcome could not be stored waits for a retry to store it, before it gets the outcome unstored (`capture: "pending"`). */
+export const OUTCOME_WAIT_MS = 5_000;
 
 /** How long a live process keeps trying to store the outcome of a run while the database is away. */
 export const FINISH_RETRY_MS = 30 * 60_000;
@@ -359,11 +393,17 @@ export const FINISH_RETRY_MS = 30 * 60_000;
  * error saying so (as finishOrRecordFailure does), and that is stored instead. `opts.start`: a
  * start row the database lost is written whole (RunStore.finish).
  */
-function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction, opts: { start?: RunStart } = {}): void {
+function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction, opts: { start?: RunStart } = {}): Promise<Run | null> {
   const until = Date.now() + FINISH_RETRY_MS;
   let delay = 500;
   let pending = outcome;
-  const release = holdRun(start.id);
+  let settle!: (run: Run | null) => void;
+  const settled = new Promise<Run | null>((r) => (settle = r));
+  const held = holdRun(start.id);
+  const release = (run: Run | null = null) => {
+    held();
+    settle(run);
+  };
   const attempt = () => {
     runs.finish(start.id, start.startedAt, pending, also, opts).then(release, (err: unknown) => {
       // Already finished (the earlier attempt did commit) or never written (a start that failed): nothing left to do.
@@ -383,6 +423,7 @@ function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome, also?
     });
   };
   setTimeout(attempt, delay).unref?.();
+  return settled;
 }
 
 async function notify(deps: ExecuteDeps, run: Run, spec: ToolSpec): Promise<Run> {

@@ -22,6 +22,11 @@ export const META = {
   fieldErrors: `${META_PREFIX}fieldErrors`,
   outputValid: `${META_PREFIX}outputValid`,
   outputErrors: `${META_PREFIX}outputErrors`,
+  /** In a tools/call request's `_meta`: the client's idempotency key (as REST's Idempotency-Key header). */
+  idempotencyKey: `${META_PREFIX}idempotencyKey`,
+  /** In a result's `_meta`: the run was not stored yet (`"pending"`), or the answer is the run the key already named (`idempotentReplay: true`). */
+  capture: `${META_PREFIX}capture`,
+  idempotentReplay: `${META_PREFIX}idempotentReplay`,
 } as const;
 
 /** An MCP Tool definition (plain JSON, every field as the studio holds it). */
@@ -83,6 +88,8 @@ export interface McpCallToolResult {
  */
 export function toCallToolResult(run: Run): McpCallToolResult {
   const meta: Record<string, unknown> = { ...(run.output?._meta ?? {}), [META.runId]: run.id, [META.runStatus]: run.status };
+  if (run.capture) meta[META.capture] = run.capture;
+  if (run.idempotentReplay) meta[META.idempotentReplay] = true;
 
   if (run.status === "success") {
     const out: McpCallToolResult = { content: run.output?.content ?? [] };

@@ -44,7 +44,8 @@ import { resolveChoices, withDomainChoices } from "./domains";
 import { InputFlow, type FlowRequest } from "./input-flow";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "../auth/principal";
-import { toCallToolResult, toMcpTool } from "./mapping";
+import { META, toCallToolResult, toMcpTool } from "./mapping";
+import { idempotencyKeyProblem } from "../execution/idempotency";
 import { LegacySessions } from "./sessions";
 import { ListWatcher, ToolListWatcher } from "./changes";
 import { page, pageSize } from "./paging";
@@ -262,6 +263,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
       tool: name,
       arguments: args,
       origin: "mcp",
+      ...idempotencyKeyOf(ctx),
       requireConfirmation: true,
       confirmed: confirmation.confirmed,
       confirmHow: confirmation.how,
@@ -285,6 +287,15 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   });
 
   return server;
+}
+
+/** The call's idempotency key from its `_meta` (dev.toolstudio/idempotencyKey), checked as REST checks the header. */
+function idempotencyKeyOf(ctx: ServerContext): Pick<ExecuteRequest, "idempotencyKey"> {
+  const key = ctx.mcpReq._meta?.[META.idempotencyKey];
+  if (key === undefined) return {};
+  const problem = typeof key === "string" ? idempotencyKeyProblem(key) : "must be a string";
+  if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `_meta["${META.idempotencyKey}"] ${problem}.`);
+  return { idempotencyKey: key as string };
 }
 
 /** A failed execute as the client's error: an unknown tool is -32602, anything else an internal error (logged). */

@@ -29,7 +29,7 @@ const RUN_FIELDS: Record<keyof RunListRow, string> = {
   finishedAt: "finished_at", actor: "actor", agent: "agent", origin: "origin::text", clientName: "client_name",
   actorId: "actor_id", tokenId: "token_id", replayOfId: "replay_of_id", owner: "owner", leaseUntil: "lease_until",
   shapeCounted: "shape_counted", queuedAt: "queued_at", priority: "priority", progress: "progress",
-  retryOfId: "retry_of_id", attempt: "attempt",
+  retryOfId: "retry_of_id", attempt: "attempt", idempotencyKey: "idempotency_key",
 };
 const RUN_COLUMNS = Prisma.raw(Object.entries(RUN_FIELDS).map(([field, sql]) => `${sql} AS "${field}"`).join(", "));
 
@@ -51,6 +51,8 @@ export interface RunStart {
   /** A retry made by the queue policy: the run it repeats, and its attempt (2, 3...). */
   retryOf?: string;
   attempt?: number;
+  /** The caller's Idempotency-Key (lib/execution/idempotency.ts): unique per actor. */
+  idempotencyKey?: string;
 }
 
 /** A queued run a worker took: what to run, with its place in the queue. */
@@ -73,6 +75,8 @@ export interface RunOutcome {
   outputValid?: boolean | null;
   outputErrors?: FieldError[] | null;
   error?: { kind: ErrorKind; message: string; detail?: string; fields?: FieldError[] };
+  /** The tool was never called: the run gives its Idempotency-Key up, so the caller's retry runs it. */
+  freeKey?: boolean;
 }
 
 export interface RunPage extends RunFilter {
@@ -157,6 +161,7 @@ export class RunStore {
       replayOfId: r.replayOf ?? null,
       retryOfId: r.retryOf ?? null,
       attempt: r.attempt ?? null,
+      idempotencyKey: r.idempotencyKey ?? null,
     };
   }
 
@@ -273,6 +278,7 @@ export class RunStore {
       replayOf: row.replayOfId ?? undefined,
       retryOf: row.retryOfId ?? undefined,
       attempt: row.attempt ?? undefined,
+      idempotencyKey: row.idempotencyKey ?? undefined,
     };
     return { start, priority: row.priority ?? 0, attempt: row.attempt ?? 1 };
   }
@@ -338,6 +344,17 @@ export class RunStore {
         return row;
       }
     }, also);
+  }
+
+  /** The run an actor's Idempotency-Key names, if any (whatever its age: the caller decides what is still honoured). */
+  async byIdempotencyKey(actor: string, key: string): Promise<Run | null> {
+    const row = await this.prisma.run.findUnique({ where: { actor_idempotencyKey: { actor, idempotencyKey: key } } });
+    return row ? toRun(row) : null;
+  }
+
+  /** Frees a key whose run is past the time keys are honoured, so the caller can use it again. */
+  async releaseIdempotencyKey(id: string): Promise<void> {
+    await this.prisma.run.updateMany({ where: { id }, data: { idempotencyKey: null } });
   }
 
   /** A run that never started (e.g. invalid arguments): one write with its final state. */
@@ -482,22 +499,25 @@ const nullableJsonText = (v: unknown): string | null => (v === undefined || v ==
 
 function startColumns(r: RunStart): [string[], unknown[]] {
   return [
-    ["id", "tool_name", "tool_source", "tool_spec_hash", "arguments", "timeout_ms", "started_at", "actor", "actor_id", "token_id", "agent", "origin", "client_name", "replay_of_id", "retry_of_id", "attempt"],
+    ["id", "tool_name", "tool_source", "tool_spec_hash", "arguments", "timeout_ms", "started_at", "actor", "actor_id", "token_id", "agent", "origin", "client_name", "replay_of_id", "retry_of_id", "attempt", "idempotency_key"],
     [
       r.id, r.toolName, r.toolSource, r.toolSpecHash, JSON.stringify(r.arguments ?? null), r.timeoutMs ?? null, r.startedAt.toISOString(), r.actor, r.actorId ?? null,
-      r.tokenId ?? null, r.agent ?? null, r.origin, r.clientName ?? null, r.replayOf ?? null, r.retryOf ?? null, r.attempt ?? null,
+      r.tokenId ?? null, r.agent ?? null, r.origin, r.clientName ?? null, r.replayOf ?? null, r.retryOf ?? null, r.attempt ?? null, r.idempotencyKey ?? null,
     ],
   ];
 }
 
 function outcomeColumns(o: RunOutcome, since: Date): [string[], unknown[]] {
-  return [
-    ["status", "finished_at", "duration_ms", "content", "structured_content", "output_valid", "output_errors", "error_kind", "error_message", "error_detail", "error_fields"],
-    [
-      o.status, o.finishedAt.toISOString(), Math.max(0, Math.round(o.finishedAt.getTime() - since.getTime())), jsonText(o.content), jsonText(o.structuredContent),
-      o.outputValid ?? null, nullableJsonText(o.outputErrors), o.error?.kind ?? null, o.error?.message ?? null, o.error?.detail ?? null, nullableJsonText(o.error?.fields),
-    ],
+  const cols = ["status", "finished_at", "duration_ms", "content", "structured_content", "output_valid", "output_errors", "error_kind", "error_message", "error_detail", "error_fields"];
+  const params: unknown[] = [
+    o.status, o.finishedAt.toISOString(), Math.max(0, Math.round(o.finishedAt.getTime() - since.getTime())), jsonText(o.content), jsonText(o.structuredContent),
+    o.outputValid ?? null, nullableJsonText(o.outputErrors), o.error?.kind ?? null, o.error?.message ?? null, o.error?.detail ?? null, nullableJsonText(o.error?.fields),
   ];
+  if (o.freeKey) {
+    cols.push("idempotency_key");
+    params.push(null);
+  }
+  return [cols, params];
 }
 
 /** Makes the commit of the statement's transaction asynchronous (evaluated in its RETURNING, so inside it). */
@@ -505,8 +525,12 @@ const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
 
 /** Inserts a run with its outcome; null when `onConflict` skipped it. */
 async function insertRun(sql: SqlClient, r: RunStart, o: RunOutcome, onConflict: string): Promise<RunListRow | null> {
-  const [cols, params] = startColumns(r);
+  const [scols, sparams] = startColumns(r);
   const [ocols, oparams] = outcomeColumns(o, r.startedAt);
+  // A column both name (the key an outcome frees) takes the outcome's value.
+  const keep = scols.map((c) => !ocols.includes(c));
+  const cols = scols.filter((_, i) => keep[i]);
+  const params = sparams.filter((_, i) => keep[i]);
   const all = [...cols, ...ocols];
   const [row] = await sql.query<RawRun>(`INSERT INTO runs (${all.join(", ")}) VALUES (${placeholders(all)}) ${onConflict} ${RETURNING}`, [...params, ...oparams]);
   return row ? fromRaw(row) : null;
@@ -535,6 +559,28 @@ function isRecordNotFound(err: unknown): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * A run as it ended in this process, before it is stored (the database was away at its final
+ * write): the same shape as a stored one, marked `capture: "pending"`.
+ */
+export function unstoredRun(r: RunStart, o: RunOutcome): Run {
+  // Through JSON, as the database hands JSON columns back.
+  const json = (v: unknown): Prisma.JsonValue => (v === undefined || v === null ? null : JSON.parse(JSON.stringify(v)));
+  return {
+    ...toRun({
+      id: r.id, toolName: r.toolName, toolSource: r.toolSource, toolSpecHash: r.toolSpecHash, arguments: json(r.arguments),
+      status: o.status, errorKind: o.error?.kind ?? null, errorMessage: o.error?.message ?? null, errorDetail: o.error?.detail ?? null,
+      errorFields: json(o.error?.fields), content: json(o.content), structuredContent: json(o.structuredContent),
+      outputValid: o.outputValid ?? null, outputErrors: json(o.outputErrors), timeoutMs: r.timeoutMs ?? null,
+      durationMs: Math.max(0, Math.round(o.finishedAt.getTime() - r.startedAt.getTime())), startedAt: r.startedAt, finishedAt: o.finishedAt,
+      actor: r.actor, agent: r.agent ?? null, origin: r.origin, clientName: r.clientName ?? null, actorId: r.actorId ?? null, tokenId: r.tokenId ?? null,
+      replayOfId: r.replayOf ?? null, owner: null, leaseUntil: null, shapeCounted: false, queuedAt: null, priority: null, progress: null,
+      retryOfId: r.retryOf ?? null, attempt: r.attempt ?? null, idempotencyKey: r.idempotencyKey ?? null,
+    }),
+    capture: "pending",
+  };
 }
 
 export function toRun(row: RunListRow): Run {
@@ -578,6 +624,7 @@ export function toRun(row: RunListRow): Run {
     ...(row.attempt ? { attempt: row.attempt } : {}),
     ...(row.queuedAt ? { queuedAt: row.queuedAt.toISOString(), priority: row.priority ?? 0 } : {}),
     ...(isProgress(row.progress) ? { progress: row.progress } : {}),
+    ...(row.idempotencyKey ? { idempotencyKey: row.idempotencyKey } : {}),
   };
 }
 

@@ -42,4 +42,14 @@ export interface Run {
   attempt?: number;
   /** The last progress the tool reported, whichever instance runs it. */
   progress?: { progress: number; total?: number; message?: string };
+  /** The caller's Idempotency-Key, when the call came with one: a retry with it gets this run. */
+  idempotencyKey?: string;
+  /**
+   * `pending`: the tool ran and this is its outcome, but the database was unreachable when it
+   * was to be stored; the studio keeps trying, and GET /api/runs/{id} shows it once stored.
+   * Absent on every stored run.
+   */
+  capture?: "pending";
+  /** This answer is the run an Idempotency-Key already named (nothing ran for this request); never stored. */
+  idempotentReplay?: true;
 }

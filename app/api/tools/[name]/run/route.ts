@@ -3,6 +3,7 @@ import { MAX_TIMEOUT_MS } from "@/lib/execution/execute";
 import { MAX_PRIORITY, MIN_PRIORITY } from "@/lib/queue/run-queue";
 import { errorResponse, inputError, parseWith, readJsonChecked, toErrorResponse } from "@/lib/http/http";
 import { storableCopy } from "@/lib/http/input";
+import { idempotencyKeyProblem } from "@/lib/execution/idempotency";
 import type { Run } from "@/lib/runs/types";
 import { guarded, otherMethods } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
@@ -42,6 +43,9 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
   if (inArgs.length < problems.length) throw inputError(problems.filter((p) => !inArgs.includes(p)));
   const sent = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
   const body = parseWith(RunBody, inArgs.length ? { ...sent, arguments: {} } : data, "request body");
+  const idempotencyKey = req.headers.get("idempotency-key") ?? undefined;
+  const keyProblem = idempotencyKey === undefined ? null : idempotencyKeyProblem(idempotencyKey);
+  if (keyProblem) throw inputError([{ path: "Idempotency-Key", message: `the Idempotency-Key header ${keyProblem}` }]);
   const studio = await getStudio();
   if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
   const base = {
@@ -58,6 +62,7 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
     confirmed: body.confirm === true,
     requireConfirmation: true,
     agent: body.agent,
+    idempotencyKey,
     signal: req.signal,
   } as const;
 
@@ -66,7 +71,7 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
     // The caller's request may end now: the queued run must not be cancelled with it.
     const run = await studio.enqueue({ ...base, signal: undefined, priority: body.priority });
     if (run.status !== "queued") return runResponse(run);
-    return Response.json({ run }, { status: 202, headers: { Location: `/api/runs/${run.id}` } });
+    return Response.json({ run }, { status: 202, headers: { Location: `/api/runs/${run.id}`, ...(run.idempotentReplay ? { "idempotent-replayed": "true" } : {}) } });
   }
 
   if ((req.headers.get("accept") ?? "").includes("application/x-ndjson")) return stream(studio.execute, base);
@@ -76,10 +81,12 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
 });
 
 function runResponse(run: Run): Response {
+  // The answer to a retry is the first run, marked so (the IETF Idempotency-Key draft leaves the header name open; Stripe's is used).
+  const headers: Record<string, string> = run.idempotentReplay ? { "idempotent-replayed": "true" } : {};
   if (run.status === "rejected" && run.error) {
-    return Response.json({ error: run.error, run }, { status: run.error.kind === "permission_denied" ? 403 : 400 });
+    return Response.json({ error: run.error, run }, { status: run.error.kind === "permission_denied" ? 403 : 400, headers });
   }
-  return Response.json({ run });
+  return Response.json({ run }, { headers });
 }
 
 type Execute = Awaited<ReturnType<typeof getStudio>>["execute"];
