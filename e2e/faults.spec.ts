@@ -247,36 +247,50 @@ test("clients retrying with an Idempotency-Key through a database outage: each k
     expect(tool, "the counter server's tool is listed").toBeDefined();
 
     let stopped = false;
-    const answers: { key: string; status: number; attempts: number; runId?: string; capture?: string }[] = [];
-    /** One logical call: the same key until the studio answers with a run (a 503 or a dropped connection is retried). */
-    const callOnce = async (key: string) => {
+    const answers: { key: string; status: number; attempts: number; runId?: string; capture?: string; replayed: boolean }[] = [];
+    /**
+     * One logical call: the same key until the studio answers with a run (a 503 or a dropped
+     * connection is retried). `impatient`: the first attempt gives up before the tool can answer,
+     * as a client whose connection dropped, so its retry must find the run instead of running it again.
+     */
+    const callOnce = async (key: string, impatient: boolean) => {
       for (let attempts = 1; attempts <= 200; attempts++) {
         const res = await fetch(`${studio!.url}/api/tools/${tool}/run`, {
           method: "POST",
           headers: { ...auth, "content-type": "application/json", "idempotency-key": key },
           body: JSON.stringify({ arguments: { tag: key } }),
-          signal: AbortSignal.timeout(30_000),
+          signal: AbortSignal.timeout(impatient && attempts === 1 ? 100 : 30_000),
         }).catch(() => null);
         const body = res ? ((await res.json().catch(() => null)) as { run?: { id: string; capture?: string } } | null) : null;
-        if (res && res.status !== 503 && body?.run) return answers.push({ key, status: res.status, attempts, runId: body.run.id, capture: body.run.capture });
+        if (res && res.status !== 503 && body?.run) {
+          return answers.push({ key, status: res.status, attempts, runId: body.run.id, capture: body.run.capture, replayed: res.headers.get("idempotent-replayed") === "true" });
+        }
         await sleep(250);
       }
-      answers.push({ key, status: 0, attempts: 200 });
+      answers.push({ key, status: 0, attempts: 200, replayed: false });
     };
-    const clients = Array.from({ length: 8 }, async (_, c) => {
-      for (let seq = 0; !stopped; seq++) await callOnce(`c${c}-${seq}-${randomUUID().slice(0, 8)}`);
-    });
+    const client = async (c: number) => {
+      for (let seq = 0; !stopped; seq++) await callOnce(`c${c}-${seq}-${randomUUID().slice(0, 8)}`, c % 2 === 1);
+    };
+    const clients = Array.from({ length: 8 }, (_, c) => client(c));
+    // Calls in flight when the database stops (they answer their outcome), and calls that start
+    // while it is away (refused before the tool runs, retried until it is back).
     while (invoked.size < 8) await sleep(20);
     pg.stop();
+    clients.push(...Array.from({ length: 8 }, (_, c) => client(8 + c)));
     await sleep(3000);
     pg.start();
     await sleep(2000);
     stopped = true;
     await Promise.all(clients);
 
-    console.log(`idempotent retries: ${answers.length} calls, ${answers.filter((a) => a.attempts > 1).length} retried, ${answers.filter((a) => a.capture === "pending").length} answered before their run was stored`);
+    const during = answers.filter((a) => Number(a.key.split("-")[0]!.slice(1)) >= 8);
+    console.log(
+      `idempotent retries: ${answers.length} calls, ${answers.filter((a) => a.attempts > 1).length} retried, ${answers.filter((a) => a.replayed).length} answered with the run their key named, ${answers.filter((a) => a.capture === "pending").length} answered before their run was stored`,
+    );
     expect(answers.filter((a) => a.status !== 200), "every call ended with its run").toEqual([]);
-    expect(answers.filter((a) => a.attempts > 1).length, "the outage made clients retry").toBeGreaterThan(0);
+    expect(during.filter((a) => a.attempts > 1).length, "calls made during the outage were refused and retried").toBeGreaterThan(0);
+    expect(answers.filter((a) => a.replayed).length, "retries of calls whose answer was lost got the first run").toBeGreaterThan(0);
     const twice = [...invoked].filter(([, n]) => n !== 1);
     expect(twice, "tags the tool ran for more than once").toEqual([]);
     for (const a of answers) expect(invoked.get(a.key), `the tool ran for ${a.key}`).toBe(1);

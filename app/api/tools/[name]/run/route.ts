@@ -63,7 +63,9 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
     requireConfirmation: true,
     agent: body.agent,
     idempotencyKey,
-    signal: req.signal,
+    // A caller who went away cancels the run, unless it sent a key: it said it would come back for
+    // the run (a dropped connection's retry must find it, not a cancelled one). POST /api/runs/{id}/cancel still cancels it.
+    signal: idempotencyKey === undefined ? req.signal : undefined,
   } as const;
 
   if (body.priority !== undefined && body.mode !== "async") throw inputError([{ path: "/priority", message: 'applies to queued runs only: send "mode": "async" with it' }]);
