@@ -63,6 +63,8 @@ export default defineConfig({
         STUDIO_ADMIN_TOKEN: process.env.E2E_ADMIN_TOKEN,
         // The specs sign in many times from one address.
         STUDIO_SIGNIN_RATE_LIMIT: "200/60",
+        // Tests reach it from loopback and name their client in X-Forwarded-For, as a proxy would.
+        STUDIO_TRUSTED_PROXIES: "127.0.0.1,::1",
         STUDIO_OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
         STUDIO_OIDC_CLIENT_ID: "tool-studio",
         STUDIO_OIDC_CLIENT_SECRET: "tool-studio-test-secret",

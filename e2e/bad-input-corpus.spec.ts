@@ -13,7 +13,7 @@ import { bodySummary, buildCorpus, pool, send, shapeProblem, shortPath, type Ans
 const AUTH = { authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}` };
 const CONCURRENCY = 8;
 
-/** Sign-in endpoints are rate-limited per address: each better-auth case comes from its own (documentation) address. */
+/** Sign-in endpoints are rate-limited per address: each better-auth case comes from its own (documentation) address, through loopback as a trusted proxy. */
 const headersFor = (c: Case, i: number): Record<string, string> =>
   c.route.pattern === "/api/auth/[...all]" ? { ...AUTH, "x-forwarded-for": `198.51.100.${(i % 250) + 1}` } : AUTH;
 
@@ -46,7 +46,7 @@ test("a corpus of bad input gets 4xx answers in the one shape, never a 5xx or a 
 test("the same corpus on PostgreSQL", async () => {
   test.setTimeout(480_000);
   const db = await createDatabase();
-  const studio = await startStudioProcess({ databaseUrl: db.url, adminToken: process.env.E2E_ADMIN_TOKEN, env: { STUDIO_SIGNIN_RATE_LIMIT: "200/60" } });
+  const studio = await startStudioProcess({ databaseUrl: db.url, adminToken: process.env.E2E_ADMIN_TOKEN, env: { STUDIO_SIGNIN_RATE_LIMIT: "200/60", STUDIO_TRUSTED_PROXIES: "127.0.0.1,::1" } });
   try {
     await corpus(new URL(studio.url), "PostgreSQL");
   } finally {

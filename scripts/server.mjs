@@ -86,6 +86,7 @@ async function webRequest(req, res) {
   }
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  headers.set(PEER_HEADER, req.headers[PEER_HEADER]);
   const aborted = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) aborted.abort();
@@ -167,7 +168,14 @@ function fail(res, err) {
   res.end(JSON.stringify({ error: { kind: "internal", message: "The request failed." } }));
 }
 
+/**
+ * The socket's peer, for lib/http/client-address.ts (per-address sign-in limits, the audit log):
+ * written on every request, replacing any header of that name a client sent, so it cannot be forged.
+ */
+const PEER_HEADER = "x-studio-peer";
+
 const server = http.createServer((req, res) => {
+  req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
   const url = req.url ?? "/";
   let run;
   let work;

@@ -119,7 +119,7 @@ describe("config changes", () => {
     await sync.idle();
     entries = await configEntries();
     expect(entries).toHaveLength(3);
-    expect(entries[2]).toMatchObject({ from: "addr 10.1.2.3, 127.0.0.1; ua curl/8.5", detail: { source: "api", revision: 3, sha256: sha256Hex(saved), error: null } });
+    expect(entries[2]).toMatchObject({ from: "forwarded 10.1.2.3, 127.0.0.1; ua curl/8.5", detail: { source: "api", revision: 3, sha256: sha256Hex(saved), error: null } });
 
     // a broken edit on disk is reported by the store but is not a revision (nothing to audit)
     fs.writeFileSync(file, "{ oops");

@@ -58,3 +58,42 @@ describe("cancel across instances", () => {
     expect(await requestCancel({ runs: store }, orphan.id)).toEqual({ kind: "finished", status: "running" });
   });
 });
+
+describe("who may cancel a run", () => {
+  // Issue 37: any runner cancelled anyone's run, while only the run's caller or an admin may answer its input.
+  it("another runner is refused (403 naming why) and the run goes on; its caller and an admin may cancel it", async () => {
+    const store = new RunStore(db.prisma);
+    const start = async (actor: string, actorId: string | null) => {
+      const { registry, release } = gatedTool("gate");
+      let id = "";
+      const done = executeTool({ registry, runs: store }, { tool: "gate", arguments: {}, origin: "api", actor, actorId, onStart: (runId) => (id = runId) });
+      while (!id) await sleep(5);
+      return { id, done, release };
+    };
+    const rita = { actor: "rita@example.com", userId: "u-rita", role: "runner" };
+    const mallory = { actor: "mallory@example.com", userId: "u-mallory", role: "runner" };
+    const admin = { actor: "admin@example.com", userId: "u-admin", role: "admin" };
+
+    const a = await start(rita.actor, rita.userId);
+    const refused = await requestCancel({ runs: store, notifier: asker }, a.id, mallory);
+    expect(refused).toEqual({ kind: "forbidden", message: `Only the caller of run ${a.id} (rita@example.com) or an admin may cancel it.` });
+    // Not cancelled: it finishes when released.
+    a.release();
+    await expect(a.done).resolves.toMatchObject({ id: a.id, status: "success" });
+
+    const b = await start(rita.actor, rita.userId);
+    expect(await requestCancel({ runs: store, notifier: asker }, b.id, rita)).toEqual({ kind: "cancelled", status: "cancelled" });
+    await expect(b.done).resolves.toMatchObject({ status: "cancelled" });
+
+    const c = await start(rita.actor, rita.userId);
+    expect(await requestCancel({ runs: store, notifier: asker }, c.id, admin)).toEqual({ kind: "cancelled", status: "cancelled" });
+    await expect(c.done).resolves.toMatchObject({ status: "cancelled" });
+
+    // A caller without a user (an environment token) is matched by its actor name.
+    const d = await start("token:STUDIO_MCP_TOKEN", null);
+    expect((await requestCancel({ runs: store, notifier: asker }, d.id, mallory)).kind).toBe("forbidden");
+    expect(await requestCancel({ runs: store, notifier: asker }, d.id, { actor: "token:STUDIO_MCP_TOKEN", userId: null, role: "runner" })).toEqual({ kind: "cancelled", status: "cancelled" });
+    await d.done;
+    expect(await requestCancel({ runs: store, notifier: asker }, crypto.randomUUID(), mallory)).toEqual({ kind: "not_found" });
+  });
+});

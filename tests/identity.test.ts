@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog, runAuditHook } from "@/lib/audit";
 import { issueFirstAdminLink, redeemFirstAdminLink } from "@/lib/auth/first-admin";
+import type { AuthEvent } from "@/lib/auth/better-auth";
 import { authSecret, Identity } from "@/lib/auth/identity";
 import { UserAdmin } from "@/lib/auth/users";
 import { executeTool } from "@/lib/execution/execute";
@@ -20,6 +21,11 @@ let users: UserAdmin;
 const BASE = "http://127.0.0.1:3999";
 const headers = (h: Record<string, string> = {}) => new Headers({ host: "127.0.0.1:3999", origin: BASE, ...h });
 
+const auditEvent = async (e: AuthEvent) => {
+  const action = e.type === "password-change" ? "user.password-change" : `auth.${e.type}`;
+  await audit.append({ actor: "email" in e && e.email ? e.email : "anonymous", action, detail: e });
+};
+
 beforeAll(async () => {
   db = await createTestDatabase();
   audit = new AuditLog(db.prisma);
@@ -31,10 +37,7 @@ beforeAll(async () => {
     trustedOrigins: [BASE],
     oidc: () => null,
     signInLimit: { max: 3, window: 60 },
-    onEvent: async (e) => {
-      const action = e.type === "password-change" ? "user.password-change" : `auth.${e.type}`;
-      await audit.append({ actor: "email" in e && e.email ? e.email : "anonymous", action, detail: e });
-    },
+    onEvent: auditEvent,
   });
   users = new UserAdmin(db.prisma, () => identity.auth, () => identity.tokens.forget());
 });
@@ -42,12 +45,22 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function signIn(email: string, password: string, addr = "10.9.8.7"): Promise<{ status: number; cookie: string | null; body?: string }> {
-  const res = await identity.auth.handler(
-    new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json", "x-forwarded-for": addr }), body: JSON.stringify({ email, password }) }),
+/**
+ * A password sign-in as the route serves it (Identity.handle), from `addr`: the socket peer, as
+ * scripts/server.mjs writes it into x-studio-peer; `extra` headers are the client's own.
+ */
+async function signIn(
+  email: string,
+  password: string,
+  addr = "10.9.8.7",
+  extra: Record<string, string> = {},
+  id: Identity = identity,
+): Promise<{ status: number; cookie: string | null; retryAfter: string | null }> {
+  const res = await id.handle(
+    new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json", "x-studio-peer": addr, ...extra }), body: JSON.stringify({ email, password }) }),
   );
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="));
-  return { status: res.status, cookie: cookie ? cookie.split(";")[0]! : null };
+  return { status: res.status, cookie: cookie ? cookie.split(";")[0]! : null, retryAfter: res.headers.get("retry-after") };
 }
 
 describe("the auth secret", () => {
@@ -150,21 +163,74 @@ describe("people and sessions", () => {
     expect(entries.map((e) => e.actor)).toEqual(["pat@example.com"]);
   });
 
-  it("sign-in is rate limited per client address", async () => {
+  it("sign-in is rate limited per client address, and a forged X-Forwarded-For does not get around it", async () => {
     await users.create({ email: "slow@example.com", password: "password-1", role: "viewer" });
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await signIn("slow@example.com", "nope-nope")).status);
-    expect(statuses).toContain(429);
+    // Issue 37: each attempt claimed another address and was counted as it.
+    for (let i = 0; i < 5; i++) statuses.push((await signIn("slow@example.com", "nope-nope", "10.9.9.1", { "x-forwarded-for": `198.51.100.${i}` })).status);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+    // Another peer is another address.
+    expect((await signIn("slow@example.com", "password-1", "10.9.9.2")).status).toBe(200);
   });
 
-  it("failed sign-ins are limited per account too, whatever address a client claims", async () => {
+  it("X-Forwarded-For is the client's address only when the peer is a trusted proxy (STUDIO_TRUSTED_PROXIES)", async () => {
+    process.env.STUDIO_TRUSTED_PROXIES = "10.50.0.0/16";
+    try {
+      const statuses: number[] = [];
+      // Behind the proxy, every client has its own budget …
+      for (let i = 0; i < 5; i++) statuses.push((await signIn("slow@example.com", "nope-nope", "10.50.0.1", { "x-forwarded-for": `203.0.113.${i}` })).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
+      // … and one that prepends its own claim is still counted as the address the proxy saw.
+      for (let i = 0; i < 3; i++) await signIn("slow@example.com", "nope-nope", "10.50.0.1", { "x-forwarded-for": `6.6.6.${i}, 203.0.113.77` });
+      expect((await signIn("slow@example.com", "nope-nope", "10.50.0.1", { "x-forwarded-for": "6.6.6.99, 203.0.113.77" })).status).toBe(429);
+      const { entries } = await audit.list({ action: "auth.sign-in.failed", limit: 1 });
+      expect(entries[0]!.detail).toMatchObject({ ip: "203.0.113.77" });
+    } finally {
+      delete process.env.STUDIO_TRUSTED_PROXIES;
+    }
+  });
+
+  it("wrong passwords slow down their own address only: the owner signs in from another, the guesser waits (Retry-After, doubling)", async () => {
+    // A roomy per-address limit, so what answers 429 here is the per-account-and-address backoff.
+    const roomy = new Identity({ prisma: db.prisma, env: {}, secret: await authSecret(db.prisma, {}), baseURL: BASE, trustedOrigins: [BASE], oidc: () => null, signInLimit: { max: 100, window: 60 }, onEvent: auditEvent });
     await users.create({ email: "target@example.com", password: "the-real-password", role: "viewer" });
+    const attacker = "10.66.0.1";
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await signIn("target@example.com", `guess-${i}`, `10.0.0.${i}`)).status);
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(statuses.slice(10)).toEqual([429, 429]);
-    // Even the right password waits now; the lock names how long.
-    expect((await signIn("target@example.com", "the-real-password", "10.0.1.1")).status).toBe(429);
+    for (let i = 0; i < 5; i++) statuses.push((await signIn("target@example.com", `guess-${i}`, attacker, {}, roomy)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    const slowed = await signIn("target@example.com", "guess-5", attacker, {}, roomy);
+    expect(slowed).toMatchObject({ status: 429, retryAfter: "1" });
+    // The guesser's address waits even with the right password …
+    expect((await signIn("target@example.com", "the-real-password", attacker, {}, roomy)).status).toBe(429);
+    // … while the owner, from elsewhere, is not locked out (issue 37: 429 for 900 s).
+    expect((await signIn("target@example.com", "the-real-password", "10.66.0.2", {}, roomy)).status).toBe(200);
+    // Many addresses guessing each get their own free attempts; the owner still gets in.
+    for (let i = 0; i < 6; i++) expect((await signIn("target@example.com", `spread-${i}`, `10.67.0.${i}`, {}, roomy)).status).toBe(401);
+    expect((await signIn("target@example.com", "the-real-password", "10.66.0.3", {}, roomy)).status).toBe(200);
+
+    // Once the wait is over the guesser may try again, and then waits twice as long.
+    await new Promise((r) => setTimeout(r, 1000 * Number(slowed.retryAfter) + 50));
+    expect((await signIn("target@example.com", "guess-6", attacker, {}, roomy)).status).toBe(401);
+    expect(await signIn("target@example.com", "guess-7", attacker, {}, roomy)).toMatchObject({ status: 429, retryAfter: "2" });
+    const { entries } = await audit.list({ action: "auth.sign-in.failed", limit: 3 });
+    expect(entries[0]).toMatchObject({ actor: "target@example.com", detail: { reason: "too many failed sign-ins for this account from this address", ip: attacker } });
+  });
+
+  it("/api/auth/* has the body limit of every route: 413 in the one error shape, declared or not", async () => {
+    const big = JSON.stringify({ email: "rita@example.com", password: "x".repeat(2 * 1024 * 1024) });
+    const declared = await identity.handle(new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json", "content-length": String(big.length) }), body: big }));
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({ error: { kind: "payload_too_large", message: expect.stringContaining("STUDIO_MAX_BODY_BYTES") } });
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    const chunked = await identity.handle(new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json" }), body: stream, duplex: "half" } as RequestInit));
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toMatchObject({ error: { kind: "payload_too_large" } });
   });
 
   it("revoking a person's sessions signs them out; the last admin cannot be demoted or removed", async () => {

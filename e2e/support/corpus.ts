@@ -529,8 +529,8 @@ const BODY_ROUTES: BodyRoute[] = [
     readsBody: true,
   },
   { method: "PUT", pattern: "/api/config", path: "/api/config", fields: { text: "{}", expectedVersion: "0".repeat(64) }, readsBody: true },
-  { method: "POST", pattern: "/api/auth/[...all]", path: "/api/auth/sign-in/email", fields: { email: SIGN_IN_EMAIL, password: "not-the-password", rememberMe: false, callbackURL: "/" }, readsBody: false },
-  { method: "POST", pattern: "/api/auth/[...all]", path: "/api/auth/sign-in/social", fields: { provider: "corpus-no-such-provider", callbackURL: "/" }, readsBody: false },
+  { method: "POST", pattern: "/api/auth/[...all]", path: "/api/auth/sign-in/email", fields: { email: SIGN_IN_EMAIL, password: "not-the-password", rememberMe: false, callbackURL: "/" }, readsBody: true },
+  { method: "POST", pattern: "/api/auth/[...all]", path: "/api/auth/sign-in/social", fields: { provider: "corpus-no-such-provider", callbackURL: "/" }, readsBody: true },
 ];
 
 const objectText = (entries: [string, string][]) => "{" + entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",") + "}";

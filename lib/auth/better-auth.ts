@@ -5,6 +5,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins";
 import type { PrismaClient } from "../db/generated/client";
+import { addressKey } from "../http/client-address";
 import { stringProblem } from "../http/input";
 import type { Role } from "./roles";
 
@@ -41,18 +42,25 @@ export interface AuthOptions {
   oidc?: OidcSettings | null;
   /** Sign-in attempts allowed per IP per window (seconds). */
   signInLimit?: { max: number; window: number };
-  /** Failed sign-ins allowed per account per window (seconds), whatever the address. */
-  accountLimit?: { max: number; window: number };
+  /** Password attempts on one account from one address before each next one waits (SIGN_IN_BACKOFF). */
+  accountBackoff?: SignInBackoff;
   onEvent?: (e: AuthEvent) => void | Promise<void>;
 }
 
 export const OIDC_PROVIDER_ID = "oidc";
 /** The studio's only cookie prefix: better-auth.session_token etc. */
 export const SESSION_COOKIE = "better-auth.session_token";
+/**
+ * The client's address as the studio established it (lib/http/client-address.ts), set by
+ * Identity.handle on the request it hands to better-auth, whose rate limits and sessions read it
+ * (and nothing else: a client's own X-Forwarded-For is no address).
+ */
+export const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
 
 export function createAuth(o: AuthOptions) {
   const limit = o.signInLimit ?? { max: 10, window: 60 };
-  const accountLock = failedSignIns(o.prisma, o.accountLimit ?? ACCOUNT_LIMIT);
+  const backoff = o.accountBackoff ?? SIGN_IN_BACKOFF;
+  const attempts = signInAttempts(o.prisma, backoff);
   const emit = async (e: AuthEvent) => {
     try {
       await o.onEvent?.(e);
@@ -61,7 +69,7 @@ export function createAuth(o: AuthOptions) {
     }
   };
   const who = (headers: Headers | undefined) => ({
-    ip: headers?.get("x-forwarded-for")?.split(",")[0]?.trim() || null,
+    ip: headers?.get(CLIENT_ADDRESS_HEADER) || null,
     userAgent: headers?.get("user-agent")?.slice(0, 200) ?? null,
   });
   return betterAuth({
@@ -85,9 +93,11 @@ export function createAuth(o: AuthOptions) {
       modelName: "rateLimit",
       window: 60,
       max: 200,
-      customRules: { "/sign-in/email": limit, "/sign-in/social": limit },
+      // The last rule is for no endpoint: better-auth prunes the table's rows older than its longest
+      // window, and the sign-in backoff's rows (same table) must last until they reset.
+      customRules: { "/sign-in/email": limit, "/sign-in/social": limit, "/studio-sign-in-backoff": { window: backoff.resetSeconds, max: 1 } },
     },
-    advanced: { cookiePrefix: "better-auth" },
+    advanced: { cookiePrefix: "better-auth", ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     // Its messages can quote what a client sent (a callback URL, a provider name): one line, cut short.
     logger: {
       level: "warn",
@@ -112,10 +122,11 @@ export function createAuth(o: AuthOptions) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path === "/sign-in/email") {
-          const wait = await accountLock.retryAfter(emailOf(ctx.body));
+          const email = emailOf(ctx.body);
+          const wait = await attempts.begin(email, who(ctx.headers).ip);
           if (wait > 0) {
-            await emit({ type: "sign-in.failed", email: emailOf(ctx.body), reason: "too many failed sign-ins for this account", ...who(ctx.headers) });
-            throw new APIError("TOO_MANY_REQUESTS", { message: `Too many failed sign-ins for this account. Try again in ${wait} s.` }, { "X-Retry-After": String(wait) });
+            await emit({ type: "sign-in.failed", email, reason: "too many failed sign-ins for this account from this address", ...who(ctx.headers) });
+            throw new APIError("TOO_MANY_REQUESTS", { message: `Too many failed sign-ins for this account from this address. Try again in ${wait} s.` }, { "Retry-After": String(wait), "X-Retry-After": String(wait) });
           }
           return;
         }
@@ -134,7 +145,7 @@ export function createAuth(o: AuthOptions) {
         const isPassword = ctx.path === "/sign-in/email";
         if (!isPassword && !ctx.path.startsWith("/callback/")) return;
         const created = ctx.context.newSession;
-        if (isPassword) await (created ? accountLock.clear(emailOf(ctx.body)) : accountLock.fail(emailOf(ctx.body)));
+        if (isPassword && created) await attempts.succeeded(emailOf(ctx.body), who(ctx.headers).ip);
         if (created) {
           await emit({ type: "sign-in", userId: created.user.id, email: created.user.email, method: isPassword ? "password" : "sso", ...who(ctx.headers) });
           return;
@@ -168,8 +179,19 @@ export function createAuth(o: AuthOptions) {
 
 export type StudioAuth = ReturnType<typeof createAuth>;
 
-/** 10 failed sign-ins per account per 15 minutes: password guessing is slowed even from many addresses. */
-export const ACCOUNT_LIMIT = { max: 10, window: 15 * 60 };
+/**
+ * Password attempts on one account from one address: `free` of them at once, then each next one
+ * waits 1 s, 2 s, 4 s … (at most `maxWaitSeconds`) after the one before; a success from that
+ * address starts it afresh, and so do `resetSeconds` without an attempt. Per account *and*
+ * address, so nobody can lock the owner out from elsewhere (the 900 s lock of issue 37); guessing
+ * from many addresses is slowed by the per-address limit and the password hash itself.
+ */
+export interface SignInBackoff {
+  free: number;
+  maxWaitSeconds: number;
+  resetSeconds: number;
+}
+export const SIGN_IN_BACKOFF: SignInBackoff = { free: 5, maxWaitSeconds: 15 * 60, resetSeconds: 24 * 60 * 60 };
 
 const emailOf = (body: unknown): string | null => {
   const e = (body as { email?: unknown } | undefined)?.email;
@@ -177,35 +199,37 @@ const emailOf = (body: unknown): string | null => {
   return typeof e === "string" && !stringProblem(e) ? e.trim().toLowerCase().slice(0, 200) : null;
 };
 
+/** The seconds attempt `count + 1` waits after attempt `count` (0 while free). */
+export function backoffSeconds(count: number, b: SignInBackoff): number {
+  return count < b.free ? 0 : Math.min(b.maxWaitSeconds, 2 ** Math.min(30, count - b.free));
+}
+
 /**
- * Per-account failed sign-in counts, in the rate-limit table every instance shares. The address
- * limit alone is not enough: the client address comes from X-Forwarded-For, which a client can
- * set itself when no proxy in front of the studio overwrites it.
+ * The attempts, in the rate-limit table every instance shares. An attempt is counted when it
+ * starts (so parallel guesses count too) and forgotten on success.
  */
-function failedSignIns(prisma: PrismaClient, limit: { max: number; window: number }) {
-  const key = (email: string) => `failed-sign-in:${email}`;
-  const windowMs = limit.window * 1000;
+function signInAttempts(prisma: PrismaClient, b: SignInBackoff) {
+  const key = (email: string, address: string | null) => `sign-in:${email}|${addressKey(address)}`;
   return {
-    async retryAfter(email: string | null): Promise<number> {
+    /** Counts an attempt and answers 0, or the seconds to wait before the next one may be made. */
+    async begin(email: string | null, address: string | null): Promise<number> {
       if (!email) return 0;
-      const row = await prisma.rateLimit.findUnique({ where: { key: key(email) } });
-      if (!row || row.count < limit.max) return 0;
-      const left = Number(row.lastRequest) + windowMs - Date.now();
-      return left > 0 ? Math.ceil(left / 1000) : 0;
-    },
-    async fail(email: string | null): Promise<void> {
-      if (!email) return;
+      const k = key(email, address);
       const now = Date.now();
-      const row = await prisma.rateLimit.findUnique({ where: { key: key(email) } });
-      const fresh = !row || now - Number(row.lastRequest) >= windowMs;
+      const row = await prisma.rateLimit.findUnique({ where: { key: k } });
+      const stale = !row || now - Number(row.lastRequest) >= b.resetSeconds * 1000;
+      const count = stale ? 0 : row.count;
+      const left = stale ? 0 : Number(row.lastRequest) + backoffSeconds(count, b) * 1000 - now;
+      if (left > 0) return Math.ceil(left / 1000);
       await prisma.rateLimit.upsert({
-        where: { key: key(email) },
-        create: { id: crypto.randomUUID(), key: key(email), count: 1, lastRequest: BigInt(now) },
-        update: fresh ? { count: 1, lastRequest: BigInt(now) } : { count: { increment: 1 }, lastRequest: BigInt(now) },
+        where: { key: k },
+        create: { id: crypto.randomUUID(), key: k, count: 1, lastRequest: BigInt(now) },
+        update: stale ? { count: 1, lastRequest: BigInt(now) } : { count: { increment: 1 }, lastRequest: BigInt(now) },
       });
+      return 0;
     },
-    async clear(email: string | null): Promise<void> {
-      if (email) await prisma.rateLimit.deleteMany({ where: { key: key(email) } });
+    async succeeded(email: string | null, address: string | null): Promise<void> {
+      if (email) await prisma.rateLimit.deleteMany({ where: { key: key(email, address) } });
     },
   };
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../db/generated/client";
-import { createAuth, type AuthEvent, type OidcSettings, type StudioAuth } from "./better-auth";
+import { clientAddress } from "../http/client-address";
+import { readBody, toErrorResponse } from "../http/http";
+import { CLIENT_ADDRESS_HEADER, createAuth, type AuthEvent, type OidcSettings, type SignInBackoff, type StudioAuth } from "./better-auth";
 import { ADMIN_TOKEN_ACTOR, MCP_TOKEN_ACTOR, type Identification, type Principal } from "./principal";
 import { asRole } from "./roles";
 import { bearerToken, sameSecret } from "./secret-compare";
@@ -32,6 +34,7 @@ export interface IdentityOptions {
   /** The SSO settings in force now (config or env); the auth instance follows changes. */
   oidc: () => OidcSettings | null;
   signInLimit?: { max: number; window: number };
+  signInBackoff?: SignInBackoff;
   onEvent?: (e: AuthEvent) => void | Promise<void>;
 }
 
@@ -50,10 +53,34 @@ export class Identity {
     if (!this.auth_ || this.auth_.key !== key) {
       this.auth_ = {
         key,
-        auth: createAuth({ prisma: this.o.prisma, secret: this.o.secret, baseURL: this.o.baseURL, trustedOrigins: this.o.trustedOrigins, oidc, signInLimit: this.o.signInLimit, onEvent: this.o.onEvent }),
+        auth: createAuth({ prisma: this.o.prisma, secret: this.o.secret, baseURL: this.o.baseURL, trustedOrigins: this.o.trustedOrigins, oidc, signInLimit: this.o.signInLimit, accountBackoff: this.o.signInBackoff, onEvent: this.o.onEvent }),
       };
     }
     return this.auth_.auth;
+  }
+
+  /**
+   * Serves better-auth's endpoints (/api/auth/*) as the route hands them over: the body limit of
+   * every route (413), and the client's address as the studio established it in the one header
+   * better-auth reads (whatever a client sent under that name is dropped). 429s say Retry-After.
+   */
+  async handle(request: Request): Promise<Response> {
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    try {
+      if (request.method !== "GET" && request.method !== "HEAD") body = new Uint8Array(await readBody(request));
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+    const headers = new Headers(request.headers);
+    const address = clientAddress(request.headers);
+    if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
+    else headers.delete(CLIENT_ADDRESS_HEADER);
+    const res = await this.auth.handler(new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
+    const wait = res.headers.get("x-retry-after");
+    if (res.status !== 429 || !wait || res.headers.has("retry-after")) return res;
+    const out = new Response(res.body, res);
+    out.headers.set("retry-after", wait);
+    return out;
   }
 
   /** What the sign-in page offers. */

@@ -9,6 +9,7 @@ export const DEFAULT_FAILURE_MESSAGES: Record<ErrorKind, string> = {
   cancelled: "The operation was cancelled (deliberate failure).",
   permission_denied: "Permission denied (deliberate failure).",
   rate_limited: "Rate limit exceeded; try again later (deliberate failure).",
+  result_too_large: "The result was larger than the studio takes (deliberate failure).",
   provider: "The upstream provider returned an error (deliberate failure).",
   network: "A network error occurred (deliberate failure).",
   other: "The tool failed (deliberate failure).",

@@ -5,6 +5,7 @@ import type { PgNotifier } from "../db/notify";
 import type { RunStore } from "../runs/store";
 import type { RunStatus } from "../runs/types";
 import { cancelRun } from "./active-runs";
+import { mayActOnRun } from "./pending-input";
 
 /** The channel that carries the id of a run to cancel to the instance running it. */
 export const CANCEL_CHANNEL = "studio_cancel";
@@ -17,6 +18,8 @@ export type CancelAnswer =
   /** The instance running it was asked but has not stored an outcome yet (it may be dying; its lease then ends the run). */
   | { kind: "requested" }
   | { kind: "not_found" }
+  /** Another person's run: only its caller or an admin may cancel it, as only they may answer its input. */
+  | { kind: "forbidden"; message: string }
   /** Not in flight: it has an outcome (perhaps reached while the cancel travelled). */
   | { kind: "finished"; status: RunStatus };
 
@@ -31,7 +34,20 @@ export interface CancelDeps {
   pollMs?: number;
 }
 
-export async function requestCancel(deps: CancelDeps, id: string): Promise<CancelAnswer> {
+/** Who asks for the cancel. The studio's own cancels (a delegated run's waiter) name none. */
+export interface CancelCaller {
+  actor: string;
+  userId: string | null;
+  role: string;
+}
+
+export async function requestCancel(deps: CancelDeps, id: string, caller?: CancelCaller): Promise<CancelAnswer> {
+  if (caller) {
+    // The run's row is written before its tool is invoked: a run in flight here is found too.
+    const run = await deps.runs.get(id);
+    if (!run) return { kind: "not_found" };
+    if (!mayActOnRun({ actor: run.actor, actorId: run.actorId }, caller)) return { kind: "forbidden", message: `Only the caller of run ${id} (${run.actor}) or an admin may cancel it.` };
+  }
   if (cancelRun(id)) return { kind: "cancelled", status: "cancelled" };
   let run = await deps.runs.get(id);
   if (!run) return { kind: "not_found" };

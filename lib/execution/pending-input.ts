@@ -175,8 +175,11 @@ export function pendingOwner(runId: string): RunOwner | undefined {
   return pending.get(runId)?.values().next().value?.owner;
 }
 
-/** May this caller answer the run's requests: the run's own caller (same user, or the same actor when there is no user) or an admin. */
-export function mayAnswer(owner: RunOwner, caller: { actor: string; userId: string | null; role: string }): boolean {
+/**
+ * The one rule for acting on someone's run (answering its requests for input, cancelling it): the
+ * run's own caller (same user, or the same actor when there is no user) or an admin.
+ */
+export function mayActOnRun(owner: RunOwner, caller: { actor: string; userId: string | null; role: string }): boolean {
   if (caller.role === "admin") return true;
   if (owner.actorId) return caller.userId === owner.actorId;
   return caller.actor === owner.actor;
@@ -258,6 +261,6 @@ export type InputAccess =
 export function inputAccess(runId: string, caller: { actor: string; userId: string | null; role: string }): InputAccess {
   const owner = pendingOwner(runId);
   if (!owner) return { kind: "none", message: `Run ${runId} is not waiting for input here (it finished, its request was answered or ended, or another studio instance runs it).` };
-  if (!mayAnswer(owner, caller)) return { kind: "forbidden", message: `Only the caller of run ${runId} (${owner.actor}) or an admin may answer its requests for input.` };
+  if (!mayActOnRun(owner, caller)) return { kind: "forbidden", message: `Only the caller of run ${runId} (${owner.actor}) or an admin may answer its requests for input.` };
   return { kind: "ok", owner };
 }

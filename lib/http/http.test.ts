@@ -48,8 +48,11 @@ describe("toErrorResponse", () => {
 describe("requestOrigin", () => {
   it("names the forwarding chain and the user agent, for the audit log", () => {
     const r = new Request("http://127.0.0.1/", { headers: { "x-forwarded-for": "10.0.0.1", "user-agent": "curl/8" } });
-    expect(requestOrigin(r)).toBe("addr 10.0.0.1; ua curl/8");
+    expect(requestOrigin(r)).toBe("forwarded 10.0.0.1; ua curl/8");
     expect(requestOrigin(new Request("http://127.0.0.1/"))).toBe("local");
+    // The address is the server's (the socket peer scripts/server.mjs writes), the chain only a claim.
+    const peer = new Request("http://127.0.0.1/", { headers: { "x-studio-peer": "::ffff:192.0.2.7", "x-forwarded-for": "10.0.0.1" } });
+    expect(requestOrigin(peer)).toBe("addr 192.0.2.7; forwarded 10.0.0.1");
   });
 });
 

@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import { isErrorNamed, isToolError, type ErrorKind, type FieldError } from "../tools/errors";
+import { clientAddress } from "./client-address";
 import { inspectJson, type InputProblem } from "./input";
 import { isDatabaseUnavailable } from "../db/faults";
 
@@ -66,6 +67,20 @@ export async function readJson<T>(req: Request, schema: ZodType<T>): Promise<T> 
  * which still captures a run whose arguments cannot be stored as sent.
  */
 export async function readJsonChecked(req: Request): Promise<{ data: unknown; problems: InputProblem[] }> {
+  const text = (await readBody(req)).toString("utf8");
+  let data: unknown = {};
+  if (text.trim()) {
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new HttpError(400, "bad_request", `The request body is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  return { data, problems: inspectJson(data) };
+}
+
+/** A request's body, read while it comes: a 413 HttpError past MAX_BODY_BYTES (declared or sent). */
+export async function readBody(req: Request): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length"));
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const reader = req.body?.getReader();
@@ -83,16 +98,7 @@ export async function readJsonChecked(req: Request): Promise<{ data: unknown; pr
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  let data: unknown = {};
-  if (text.trim()) {
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      throw new HttpError(400, "bad_request", `The request body is not valid JSON: ${(err as Error).message}`);
-    }
-  }
-  return { data, problems: inspectJson(data) };
+  return Buffer.concat(chunks);
 }
 
 /** Input the studio cannot take as it is: 400 naming each path. */
@@ -110,13 +116,18 @@ export function parseWith<T>(schema: ZodType<T>, data: unknown, what: string): T
   throw new HttpError(400, "bad_request", `Invalid ${what}: ${details.map((d) => `${d.path || "(root)"} ${d.message}`).join("; ")}`, details);
 }
 
-function tooLarge(): HttpError {
+export function tooLarge(): HttpError {
   return new HttpError(413, "payload_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (STUDIO_MAX_BODY_BYTES).`);
 }
 
-/** Where a request came from, for the audit log: the forwarding chain if any, and the client. */
+/**
+ * Where a request came from, for the audit log: the client's address as the server established
+ * it (lib/http/client-address.ts), the X-Forwarded-For chain as claimed, and the user agent.
+ */
 export function requestOrigin(req: Request): string {
+  const addr = clientAddress(req.headers);
   const fwd = req.headers.get("x-forwarded-for");
   const ua = req.headers.get("user-agent");
-  return [fwd ? `addr ${fwd}` : "local", ua ? `ua ${ua.slice(0, 120)}` : null].filter(Boolean).join("; ");
+  const where = [addr ? `addr ${addr}` : null, fwd ? `forwarded ${fwd.slice(0, 200)}` : null].filter(Boolean);
+  return [...(where.length ? where : ["local"]), ua ? `ua ${ua.slice(0, 120)}` : null].filter(Boolean).join("; ");
 }

@@ -115,7 +115,7 @@ async function serveMcp(request: Request, deps: McpServerDeps): Promise<Response
   }
   const endpoint = await endpointFor(studio, deps);
   if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) {
-    return endpoint.sessions.handle(request, endpoint.stateless);
+    return endpoint.sessions.handle(request, endpoint.stateless, caller.getStore());
   }
   return endpoint.modern.fetch(request);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type LegacyHttpHandler, type Server } from "@modelcontextprotocol/server";
+import type { Principal } from "../auth/principal";
 import { SessionEventStore } from "./event-store";
 
 /**
@@ -13,6 +14,10 @@ import { SessionEventStore } from "./event-store";
  * Streams are resumable (2025-11-25): every SSE event has an id, each stream opens with a priming
  * event carrying `retry` (RESUME_RETRY_MS), and a client that lost a stream gets what it missed
  * by a GET with `Last-Event-ID` (a call's result included: a dropped stream does not end the call).
+ *
+ * A session belongs to the caller that opened it (sessionOwner): a session id is no credential,
+ * so any other caller using it (POST, the GET stream, a Last-Event-ID replay, DELETE) is answered
+ * 404 as if it did not exist, and learns nothing of it.
  */
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
@@ -30,6 +35,8 @@ export interface LegacySessionOptions {
 
 interface Session {
   id: string;
+  /** sessionOwner() of the caller that opened it. */
+  owner: string;
   server: Server;
   lastSeen: number;
   transport: WebStandardStreamableHTTPServerTransport;
@@ -55,16 +62,20 @@ export class LegacySessions {
     return this.sessions.size;
   }
 
-  /** Serves one 2025-era request: in its session, as a new session (initialize), or statelessly. */
-  async handle(request: Request, stateless: LegacyHttpHandler): Promise<Response> {
+  /**
+   * Serves one 2025-era request of `caller` (the door's principal; none in tests that build the
+   * server directly): in its session, as a new session (initialize), or statelessly.
+   */
+  async handle(request: Request, stateless: LegacyHttpHandler, caller?: Principal): Promise<Response> {
+    const owner = sessionOwner(caller);
     const id = request.headers.get("mcp-session-id");
     if (id) {
       const session = this.sessions.get(id);
-      if (!session) return sessionNotFound();
+      if (!session || session.owner !== owner) return sessionNotFound();
       session.lastSeen = this.now();
       return session.transport.handleRequest(request);
     }
-    if (request.method === "POST" && (await isInitialize(request))) return this.open(request);
+    if (request.method === "POST" && (await isInitialize(request))) return this.open(request, owner);
     return stateless(request);
   }
 
@@ -89,7 +100,7 @@ export class LegacySessions {
     this.stopSweeper();
   }
 
-  private async open(request: Request): Promise<Response> {
+  private async open(request: Request, owner: string): Promise<Response> {
     if (this.sessions.size >= this.maxSessions) {
       const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
       if (oldest) await this.close(oldest);
@@ -98,7 +109,7 @@ export class LegacySessions {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { id, server, transport, lastSeen: this.now() });
+        this.sessions.set(id, { id, owner, server, transport, lastSeen: this.now() });
         this.startSweeper();
       },
       onsessionclosed: (id) => void this.forget(id),
@@ -142,6 +153,17 @@ export class LegacySessions {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
   }
+}
+
+/**
+ * Who a session belongs to: the person (their user id, whichever token or cookie they use), else
+ * the API token, else the environment token; one owner for callers without a principal.
+ */
+export function sessionOwner(caller: Principal | undefined): string {
+  if (!caller) return "none";
+  if (caller.userId) return `user:${caller.userId}`;
+  if (caller.tokenId) return `token:${caller.tokenId}`;
+  return `env:${caller.via}`;
 }
 
 /** Whether a POST body is (or, in a batch, contains) an `initialize` request. */

@@ -15,6 +15,7 @@ import type { StdioServerProcess } from "./process";
 import { StderrTail } from "./stderr";
 import { callAsTask, serverRunsToolTasks, taskProgress, taskSupportOf } from "./tasks";
 import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
+import { maxResultBytes } from "./stdio-guard";
 import { createTransport, type McpServerConfig } from "./transport";
 import { mcpParamHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
 import { isSignInNeeded, oauthFailure, SIGN_IN_REQUIRED } from "./oauth/sign-in-needed";
@@ -328,6 +329,11 @@ export class McpConnection {
     } finally {
       this.inFlight.delete(ctx);
     }
+    // Over stdio a bigger message never gets here (stdio-guard.ts); over HTTP it is refused here.
+    const size = JSON.stringify(result)?.length ?? 0;
+    if (size > maxResultBytes()) {
+      throw new ToolError("result_too_large", `MCP server "${this.name}" answered ${tool} with ${size} characters of JSON, over the studio's limit of ${maxResultBytes()} (STUDIO_MCP_MAX_RESULT_BYTES).`);
+    }
     return toToolOutput(result, this.name);
   }
 
@@ -408,6 +414,7 @@ export class McpConnection {
     try {
       const { transport, process: serverProcess } = createTransport(this.config, {
         onStderr: (chunk) => this.stderr.write(chunk),
+        onDropped: ({ id, bytes }) => this.log(`dropped a message of ${bytes} bytes (over STUDIO_MCP_MAX_RESULT_BYTES)${id === null ? " whose request could not be told" : `; request ${String(id).slice(0, 40)} fails with result_too_large`}`),
         // A broken response stream means the server went away: fail its calls now and reconnect
         // (without this, only the next health check would notice, up to healthCheckMs later).
         onStreamBroken: (err) => this.onStreamBroken(gen, err),

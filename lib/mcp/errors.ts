@@ -1,5 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { ToolError, type ErrorKind, isToolError } from "../tools/errors";
+import { TOO_LARGE_MARK } from "./stdio-guard";
 
 /** JSON-RPC error codes that matter here. */
 export const JSONRPC = {
@@ -62,6 +63,8 @@ export function toMcpToolError(err: unknown, server: string): ToolError {
 
   if (err instanceof ProtocolError) {
     const msg = err.message.replace(/^MCP error -?\d+:\s*/, "");
+    // Put in place of an answer over the limit by stdio-guard.ts.
+    if (typeof err.data === "object" && err.data !== null && TOO_LARGE_MARK in err.data) return make("result_too_large", `${label}: ${msg}`);
     if (err.code === JSONRPC.METHOD_NOT_FOUND) return make("not_found", `${label} does not know this method or tool: ${msg}`);
     if (err.code === JSONRPC.RESOURCE_NOT_FOUND) return make("not_found", `${label}: ${msg}`);
     if (err.code === JSONRPC.INVALID_PARAMS) {

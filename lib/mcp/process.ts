@@ -1,6 +1,7 @@
 import { ChildProcess } from "node:child_process";
 import { subscribe } from "node:diagnostics_channel";
 import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { guardStdout } from "./stdio-guard";
 
 /**
  * The process of a stdio MCP server: its pid while it runs and how it ended, learned through
@@ -16,6 +17,9 @@ import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
  * The SDK instance is neither patched nor read beyond its public surface. Should either step stop
  * matching (another Node runtime, another SDK), `pid` falls back to `transport.pid` and `exit` stays
  * unknown: messages then say "the connection was closed" without the exit code.
+ *
+ * Once adopted, the child's stdout is guarded (stdio-guard.ts): a message over the result limit
+ * fails its own call instead of closing the connection.
  */
 
 export interface ProcessExit {
@@ -47,7 +51,10 @@ export class StdioServerProcess {
   private child?: ChildProcess;
   private ended?: ProcessExit;
 
-  constructor(transport: StdioClientTransport) {
+  constructor(
+    transport: StdioClientTransport,
+    private readonly guard?: { maxMessageBytes: number; onDropped?: (info: { id: string | number | null; bytes: number }) => void },
+  ) {
     this.transport = transport;
     listenForChildren();
     transport.stderr?.once("pipe", (source: unknown) => this.adopt(source));
@@ -76,6 +83,7 @@ export class StdioServerProcess {
     if (!child && pid !== null) for (const c of justCreated) if (c.pid === pid) child = c;
     if (!child) return;
     this.child = child;
+    if (this.guard && child.stdout) guardStdout(child.stdout, this.guard.maxMessageBytes, this.guard.onDropped);
     if (child.exitCode !== null || child.signalCode !== null) this.ended = { code: child.exitCode, signal: child.signalCode };
     else child.once("exit", (code, signal) => (this.ended = { code, signal }));
   }

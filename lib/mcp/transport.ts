@@ -5,6 +5,7 @@ import type { McpServer } from "../config/schema";
 import { resolveEnvRecord } from "../config/secrets";
 import { nodeFetch } from "./http-fetch";
 import { StdioServerProcess } from "./process";
+import { maxResultBytes } from "./stdio-guard";
 
 /** One `mcpServers` entry of the runtime config (defaults applied). */
 export type McpServerConfig = z.output<typeof McpServer>;
@@ -24,6 +25,8 @@ export interface TransportHooks {
    * waiting for an answer that cannot come; the connection treats it as the server going away.
    */
   onStreamBroken?: (err: unknown) => void;
+  /** stdio: a message over the result limit was dropped (its call fails with result_too_large). */
+  onDropped?: (info: { id: string | number | null; bytes: number }) => void;
   /** Streamable HTTP: presents the server's OAuth tokens and refreshes them on a 401 (lib/mcp/oauth). */
   authProvider?: OAuthClientProvider;
 }
@@ -51,10 +54,12 @@ export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}
   // The Client gets this exact class, neither a subclass nor a wrapper: only for it does the SDK
   // probe the protocol era on a disposable sibling process (a 2025-era server that exits on a
   // pre-initialize request then still gets its own, fresh process for the initialize handshake).
-  const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe" });
+  // Its read buffer closes the connection past maxBufferSize: above the studio's own limit, which the guard enforces first.
+  const limit = maxResultBytes();
+  const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe", maxBufferSize: limit + 1024 * 1024 });
   const onStderr = hooks.onStderr;
   if (onStderr) transport.stderr?.on("data", (chunk: Buffer | string) => onStderr(chunk));
-  return { transport, process: new StdioServerProcess(transport) };
+  return { transport, process: new StdioServerProcess(transport, { maxMessageBytes: limit, onDropped: hooks.onDropped }) };
 }
 
 /**

@@ -1,11 +1,15 @@
 import { issueFirstAdminLink } from "../auth/first-admin";
 import { publicBaseUrl } from "../auth/identity";
+import { trustedProxiesFromEnv } from "../http/client-address";
 import { bindProblem } from "../http/guard";
 import { getStudio } from "./studio";
 
-/** Off loopback, the studio starts only when it knows the names it is reached by. */
+/**
+ * Off loopback, the studio starts only when it knows the names it is reached by; and not with a
+ * STUDIO_TRUSTED_PROXIES it cannot read (every sign-in would fail on it later).
+ */
 export function refuseUnsafeBind(): void {
-  const problem = bindProblem();
+  const problem = bindProblem() ?? proxiesProblem();
   if (!problem) return;
   console.error(`[tool-studio] refusing to start: ${problem}`);
   process.exit(1);
@@ -21,5 +25,14 @@ export async function announceFirstAdminLink(): Promise<void> {
     console.log(`\n${bar}\n  No one can sign in yet. Open this one-time link to become the first admin:\n\n    ${link}\n${bar}\n`);
   } catch (err) {
     console.error("[tool-studio] could not prepare the first-admin link", err);
+  }
+}
+
+function proxiesProblem(): string | null {
+  try {
+    trustedProxiesFromEnv();
+    return null;
+  } catch (err) {
+    return (err as Error).message;
   }
 }

@@ -7,6 +7,7 @@ export const ERROR_KINDS = [
   "cancelled",
   "permission_denied",
   "rate_limited",
+  "result_too_large",
   "provider",
   "network",
   "other",

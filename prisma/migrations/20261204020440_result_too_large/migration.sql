@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "ErrorKind" ADD VALUE 'result_too_large';
