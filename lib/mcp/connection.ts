@@ -406,7 +406,7 @@ export class McpConnection {
     this.setState("connecting");
     let client: StudioClient | undefined;
     try {
-      const { transport, process: serverProcess } = createTransport(this.config, {
+      const { transport, process: serverProcess, passed } = createTransport(this.config, {
         onStderr: (chunk) => this.stderr.write(chunk),
         // A broken response stream means the server went away: fail its calls now and reconnect
         // (without this, only the next health check would notice, up to healthCheckMs later).
@@ -414,6 +414,8 @@ export class McpConnection {
         authProvider: this.config.transport === "http" ? this.opts.oauth?.(this.config) : undefined,
       });
       this.serverProcess = serverProcess;
+      // What the server is given is not shown back to whoever sees its state (viewers too).
+      this.stderr.redactor.set(passed);
       client = new StudioClient(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
         capabilities: CLIENT_CAPABILITIES,
         versionNegotiation: { mode: "auto" },
@@ -599,10 +601,10 @@ export class McpConnection {
   private fail(reason: string): void {
     this.clearTimers();
     this.failures++;
-    this.error = reason;
+    this.error = this.stderr.redactor.apply(reason);
     const delay = backoffDelay(this.failures, this.opts.backoff);
     this.nextRetryAt = new Date(Date.now() + delay);
-    this.log(`failed (${reason}); retrying in ${delay} ms`);
+    this.log(`failed (${this.error}); retrying in ${delay} ms`);
     this.retryTimer = setTimeout(() => this.attemptInBackground(), delay);
     this.retryTimer.unref?.();
     this.setState("failed");

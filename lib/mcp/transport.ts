@@ -2,7 +2,7 @@ import { StreamableHTTPClientTransport, type FetchLike, type OAuthClientProvider
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { z } from "zod";
 import type { McpServer } from "../config/schema";
-import { resolveEnvRecord } from "../config/secrets";
+import { referencedValues, resolveEnvRecord, resolveEnvRefs } from "../config/secrets";
 import { nodeFetch } from "./http-fetch";
 import { StdioServerProcess } from "./process";
 
@@ -13,6 +13,11 @@ export interface ServerTransport {
   transport: Transport;
   /** stdio: the server process (its pid while it runs, how it ended). */
   process?: StdioServerProcess;
+  /**
+   * The values given to the server that must not be shown back (its stderr, its errors): env
+   * and header values as resolved, and what `${env:NAME}` references in its args stood for.
+   */
+  passed: string[];
 }
 
 export interface TransportHooks {
@@ -30,8 +35,8 @@ export interface TransportHooks {
 
 /**
  * A fresh transport for one connection attempt to a configured server. `${env:NAME}` references
- * (HTTP headers, stdio env) are resolved on every call; an unset variable throws, so the attempt
- * fails with that message in the server's state (and is retried with backoff).
+ * (HTTP headers, stdio env and args) are resolved on every call; an unset variable throws, so the
+ * attempt fails with that message in the server's state (and is retried with backoff).
  */
 export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}): ServerTransport {
   const where = `/mcpServers/${cfg.name}`;
@@ -45,16 +50,18 @@ export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}
         fetch: onBroken ? watchedFetch(onBroken, nodeFetch()) : nodeFetch(),
         ...(authProvider ? { authProvider } : {}),
       }),
+      passed: Object.values(headers),
     };
   }
   const env = resolveEnvRecord(cfg.env, `${where}/env`);
+  const args = cfg.args.map((a, i) => resolveEnvRefs(a, process.env, `${where}/args/${i}`));
   // The Client gets this exact class, neither a subclass nor a wrapper: only for it does the SDK
   // probe the protocol era on a disposable sibling process (a 2025-era server that exits on a
   // pre-initialize request then still gets its own, fresh process for the initialize handshake).
-  const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: cfg.command, args, env, cwd: cfg.cwd, stderr: "pipe" });
   const onStderr = hooks.onStderr;
   if (onStderr) transport.stderr?.on("data", (chunk: Buffer | string) => onStderr(chunk));
-  return { transport, process: new StdioServerProcess(transport) };
+  return { transport, process: new StdioServerProcess(transport), passed: [...Object.values(env), ...cfg.args.flatMap((a) => referencedValues(a))] };
 }
 
 /**
