@@ -35,6 +35,8 @@ export interface McpConnectionStatus {
   error?: string;
   /** HTTP: the server wants OAuth and no token got past it: someone has to sign in (lib/mcp/oauth). */
   authRequired?: boolean;
+  /** HTTP: the server answered 401 and its OAuth failed; `error` says why, for admins only (lib/servers/view.ts). */
+  authFailed?: boolean;
   /** The last lines the server wrote to stderr (stdio only), oldest first. */
   stderrTail: string[];
   /** The protocol version negotiated with the server (e.g. 2026-07-28, 2025-11-25). */
@@ -99,6 +101,7 @@ export class McpConnection {
   private state: McpConnectionState = "disconnected";
   private error?: string;
   private authRequired = false;
+  private authFailed = false;
   private failures = 0;
   private nextRetryAt?: Date;
   private connectedAt?: Date;
@@ -191,6 +194,7 @@ export class McpConnection {
       state: this.state,
       error: this.error,
       ...(this.authRequired ? { authRequired: true } : {}),
+      ...(this.authFailed ? { authFailed: true } : {}),
       stderrTail: this.stderr.tail(),
       protocolVersion: this.protocolVersion,
       era: this.era,
@@ -405,8 +409,9 @@ export class McpConnection {
     this.relistWhenConnected = false;
     this.setState("connecting");
     let client: StudioClient | undefined;
+    let oauthGuard: { challenged: boolean } | undefined;
     try {
-      const { transport, process: serverProcess, passed } = createTransport(this.config, {
+      const { transport, process: serverProcess, passed, oauth } = createTransport(this.config, {
         onStderr: (chunk) => this.stderr.write(chunk),
         // A broken response stream means the server went away: fail its calls now and reconnect
         // (without this, only the next health check would notice, up to healthCheckMs later).
@@ -414,6 +419,7 @@ export class McpConnection {
         authProvider: this.config.transport === "http" ? this.opts.oauth?.(this.config) : undefined,
       });
       this.serverProcess = serverProcess;
+      oauthGuard = oauth;
       // What the server is given is not shown back to whoever sees its state (viewers too).
       this.stderr.redactor.set(passed);
       client = new StudioClient(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
@@ -454,7 +460,7 @@ export class McpConnection {
       this.client = c;
       this.failures = 0;
       this.error = undefined;
-      this.authRequired = false;
+      this.authRequired = this.authFailed = false;
       this.connectedAt = new Date();
       this.watch(c, gen);
       this.setState("connected");
@@ -466,7 +472,9 @@ export class McpConnection {
       this.pendingClient = undefined;
       const exit = this.serverProcess?.exitDescription;
       this.authRequired = isSignInNeeded(err);
-      this.fail(this.authRequired ? SIGN_IN_REQUIRED : (oauthFailure(err) ?? `${describe(err)}${exit ? ` (the server process ${exit})` : ""}`));
+      const oauthWhy = this.authRequired ? undefined : oauthFailure(err);
+      this.authFailed = !this.authRequired && (oauthWhy !== undefined || oauthGuard?.challenged === true);
+      this.fail(this.authRequired ? SIGN_IN_REQUIRED : (oauthWhy ?? `${describe(err)}${exit ? ` (the server process ${exit})` : ""}`));
       // In the background: ending a stuck process can take a few seconds (stdin, then SIGTERM, then SIGKILL).
       client?.close().catch(() => {
         // the attempt has failed already; an error closing its client adds nothing

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { McpServer } from "../config/schema";
 import { referencedValues, resolveEnvRecord, resolveEnvRefs } from "../config/secrets";
 import { nodeFetch } from "./http-fetch";
+import { OAuthFetchGuard } from "./oauth/fetch-guard";
 import { StdioServerProcess } from "./process";
 
 /** One `mcpServers` entry of the runtime config (defaults applied). */
@@ -18,6 +19,8 @@ export interface ServerTransport {
    * and header values as resolved, and what `${env:NAME}` references in its args stood for.
    */
   passed: string[];
+  /** Streamable HTTP with OAuth: what the attempt's OAuth fetched and refused (lib/mcp/oauth/fetch-guard.ts). */
+  oauth?: OAuthFetchGuard;
 }
 
 export interface TransportHooks {
@@ -44,13 +47,17 @@ export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}
     const headers = resolveEnvRecord(cfg.headers, `${where}/headers`);
     const onBroken = hooks.onStreamBroken;
     const authProvider = hooks.authProvider;
+    // With OAuth, the server's 401 names what the SDK fetches next: only what the guard allows.
+    const oauth = authProvider ? new OAuthFetchGuard(cfg.url, nodeFetch(), { serverHeaders: Object.keys(headers) }) : undefined;
+    const base = oauth?.fetch ?? nodeFetch();
     return {
       transport: new StreamableHTTPClientTransport(new URL(cfg.url), {
         requestInit: { headers },
-        fetch: onBroken ? watchedFetch(onBroken, nodeFetch()) : nodeFetch(),
+        fetch: onBroken ? watchedFetch(onBroken, base) : base,
         ...(authProvider ? { authProvider } : {}),
       }),
       passed: Object.values(headers),
+      oauth,
     };
   }
   const env = resolveEnvRecord(cfg.env, `${where}/env`);
