@@ -132,6 +132,34 @@ describe("server entries are bounded before anything is written", () => {
     expect(serverNameParam("demo-2")).toBe("demo-2");
   });
 
+  it("a hand-edited file holding such a name is reported with the limit and never becomes a revision", async () => {
+    const good = fs.readFileSync(store.path, "utf8");
+    const before = { audit: await auditCount(), revisions: await revisionCount(), synced: synced.length };
+    const edited = new Promise<string>((resolve) => {
+      const stop = store.subscribe((st) => {
+        if (!st.error) return;
+        stop();
+        resolve(st.error.message + " " + JSON.stringify(st.error.issues ?? []));
+      });
+    });
+    fs.writeFileSync(store.path, JSON.stringify({ mcpServers: [{ name: "h".repeat(900_000), transport: "stdio", command: "node" }] }));
+    expect(await edited).toContain(`must be at most ${MCP_SERVER_LIMITS.name} characters`);
+    await config.idle();
+    expect(store.current().config.mcpServers.some((s) => s.name.length > MCP_SERVER_LIMITS.name)).toBe(false);
+    expect({ audit: await auditCount(), revisions: await revisionCount(), synced: synced.length }).toEqual(before);
+    // Put back: the fixed file is imported as the next revision.
+    const fixed = new Promise<void>((resolve) => {
+      const stop = store.subscribe((st) => {
+        if (st.error) return;
+        stop();
+        resolve();
+      });
+    });
+    fs.writeFileSync(store.path, good);
+    await fixed;
+    await config.idle();
+  });
+
   it("all or nothing: when the server's audit entry cannot be written, neither is the config nor its process started", async () => {
     const before = { file: fs.readFileSync(store.path, "utf8"), audit: await auditCount(), revisions: await revisionCount(), synced: synced.length };
     const entry = { name: "fine", transport: "stdio" as const, command: "node", args: [], env: {}, enabled: true };
