@@ -12,6 +12,7 @@ import { oauthUrlRefusal } from "@/lib/mcp/oauth/fetch-guard";
 import { McpManager } from "@/lib/mcp/source";
 import { beginServerSignIn } from "@/lib/servers/oauth";
 import { serverStateFor } from "@/lib/servers/view";
+import { liveConnection } from "@/lib/servers/browse";
 import { serveFetch, type FetchServer } from "@/tests/helpers/mcp-http";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
@@ -115,6 +116,8 @@ describe("OAuth discovery fetches only the server's own origin, or the issuer it
       expect(JSON.stringify(shown)).not.toContain(String(baitPort));
     }
     expect(serverStateFor(state, "admin").error).toBe(s.error);
+    // Its tools (listed to everyone) and its browse routes (viewers and runners) say the same.
+    expect(() => liveConnection(mcp, "offorigin")).toThrow(expect.objectContaining({ status: 503, message: `MCP server "offorigin" is failed: ${SIGN_IN_FAILED}.` }));
   });
 
   it("an authorization server over plain http on another host, or over https at loopback: refused before any connection", async () => {

@@ -17,7 +17,7 @@ import { callAsTask, serverRunsToolTasks, taskProgress, taskSupportOf } from "./
 import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
 import { createTransport, type McpServerConfig } from "./transport";
 import { mcpParamHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
-import { isSignInNeeded, oauthFailure, SIGN_IN_REQUIRED } from "./oauth/sign-in-needed";
+import { isSignInNeeded, oauthFailure, SIGN_IN_FAILED, SIGN_IN_REQUIRED } from "./oauth/sign-in-needed";
 
 // Moved to their own modules; still importable from here.
 export { backoffDelay, type BackoffOptions } from "./backoff";
@@ -644,13 +644,15 @@ export class McpConnection {
   }
 
   private unavailableReason(): string | undefined {
+    // Shown with the server's tools to everyone: why its OAuth failed is for admins (its state).
+    const error = this.authFailed ? SIGN_IN_FAILED : this.error;
     switch (this.state) {
       case "connected":
         return undefined;
       case "connecting":
-        return this.error ? `reconnecting (last error: ${this.error})` : "connecting";
+        return error ? `reconnecting (last error: ${error})` : "connecting";
       case "failed":
-        return this.error ?? "the connection failed";
+        return error ?? "the connection failed";
       case "disconnected":
         return "disconnected";
     }
