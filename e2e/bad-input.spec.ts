@@ -77,3 +77,35 @@ test("an export is only served to the studio's own pages or to scripts, never to
   expect((await request.get("/api/runs/export?format=ndjson")).status()).toBe(200);
   expect(await exports()).toBe(before + 2);
 });
+
+// Issue 37, item 6: a 900,000-character server name was written into the config and its process
+// started while the client got a 500 (no server.add entry); javascript: and file: URLs were taken.
+test("a server entry past its limits is a 400 naming the field and the limit, and leaves no trace", async () => {
+  const json = async (method: string, path: string, body?: unknown) => {
+    const res = await raw(method, path, body === undefined ? undefined : JSON.stringify(body));
+    return { status: res.status, body: JSON.parse(res.body) as { error?: { kind: string; message: string; details?: { path: string }[] } } & Record<string, unknown> };
+  };
+  const trace = async () => ({
+    version: (await json("GET", "/api/config")).body.version,
+    adds: ((await json("GET", "/api/audit?action=server.add&limit=200")).body.entries as unknown[]).length,
+    servers: ((await json("GET", "/api/servers")).body.servers as { name: string }[]).map((s) => s.name),
+  });
+  const before = await trace();
+  const huge = "a".repeat(900_000);
+  for (const [body, field, limit] of [
+    [{ name: huge, transport: "stdio", command: "node" }, "/name", /at most 64 characters/],
+    [{ name: "ok", transport: "stdio", command: "node", args: [huge] }, "/args/0", /at most 8192 characters/],
+    [{ name: "ok", transport: "http", url: "javascript:alert(1)" }, "/url", /http:\/\/ or https:\/\//],
+    [{ name: "ok", transport: "http", url: "file:///etc/passwd" }, "/url", /http:\/\/ or https:\/\//],
+  ] as const) {
+    const res = await json("POST", "/api/servers", body);
+    expect(res.status, field).toBe(400);
+    expect(res.body.error?.kind).toBe("bad_request");
+    expect(res.body.error?.details?.map((d) => d.path)).toEqual([field]);
+    expect(res.body.error?.message).toMatch(limit);
+  }
+  const patch = await json("PATCH", `/api/servers/${"b".repeat(100)}`, { enabled: false });
+  expect(patch.status).toBe(400);
+  expect(patch.body.error?.message).toMatch(/at most 64 characters/);
+  expect(await trace()).toEqual(before);
+});

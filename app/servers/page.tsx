@@ -1,6 +1,7 @@
 import { ServersView } from "@/components/servers/ServersView";
 import { allowRole } from "@/components/ui/permission";
 import { getStudio } from "@/lib/studio/studio";
+import { serverStatesFor } from "@/lib/servers/view";
 import { pageDoor } from "@/app/_auth/door";
 
 export const dynamic = "force-dynamic";
@@ -11,5 +12,5 @@ export default async function ServersPage() {
   const studio = await getStudio();
   // Adding, enabling, disabling and removing servers are admin routes; the list is for everyone.
   const admin = allowRole(principal.role, "admin", "add, enable, disable or remove servers");
-  return <ServersView initial={studio.mcp.states()} canAdmin={admin.allowed} reason={admin.reason} />;
+  return <ServersView initial={serverStatesFor(studio.mcp.states(), principal.role)} canAdmin={admin.allowed} reason={admin.reason} />;
 }

@@ -247,9 +247,10 @@ export class AuditLog {
    * Runs `work` and appends the entry its result yields in ONE transaction, group-committed with
    * the other appends of the moment: both commit or neither does (a run's final state and its
    * "run" entry). If a batch fails, each `work` of it is retried alone, so one bad write (say,
-   * an output the database refuses) cannot lose the others.
+   * an output the database refuses) cannot lose the others. `entryOf` may give several entries
+   * (a config revision and the server edit it was made for): all of them commit with the work.
    */
-  appendWith<T>(work: (tx: Prisma.TransactionClient) => Promise<T>, entryOf: (result: T) => AuditAppend): Promise<T> {
+  appendWith<T>(work: (tx: Prisma.TransactionClient) => Promise<T>, entryOf: (result: T) => AuditAppend | readonly AuditAppend[]): Promise<T> {
     return this.appendWithTx((tx) => work(tx.prisma!), entryOf, { prisma: true });
   }
 
@@ -257,9 +258,9 @@ export class AuditLog {
    * appendWith for a `work` written in plain SQL (`tx.sql`); `prisma: true` when it also needs
    * the Prisma transaction (`tx.prisma`), which puts its batch in one.
    */
-  appendWithTx<T>(work: (tx: DbTx) => Promise<T>, entryOf: (result: T) => AuditAppend, opts: { prisma: boolean }): Promise<T> {
+  appendWithTx<T>(work: (tx: DbTx) => Promise<T>, entryOf: (result: T) => AuditAppend | readonly AuditAppend[], opts: { prisma: boolean }): Promise<T> {
     return new Promise<T>((resolve, reject) =>
-      this.enqueue({ work, prisma: opts.prisma, entryOf: entryOf as (r: unknown) => AuditAppend, resolve: resolve as (v: unknown) => void, reject }),
+      this.enqueue({ work, prisma: opts.prisma, entryOf: entryOf as PendingAppend["entryOf"], resolve: resolve as (v: unknown) => void, reject }),
     );
   }
 
@@ -311,18 +312,22 @@ export class AuditLog {
       // The works first (before the lock, so it is held only for the chain's own statements).
       const results: unknown[] = [];
       const entries: NormalizedAppend[] = [];
+      /** Where each call's (first) entry is in `entries`: a work may give several. */
+      const at: number[] = [];
       for (const p of batch) {
+        at.push(entries.length);
         if (p.work) {
           const r = await p.work(tx);
           results.push(r);
-          entries.push(normalizeAppend(p.entryOf!(r)));
+          const made = p.entryOf!(r);
+          for (const a of isEntryList(made) ? made : [made]) entries.push(normalizeAppend(a));
         } else {
           results.push(undefined);
           entries.push(p.e!);
         }
       }
       const written = await writeEntries(tx.sql, entries, commitWith);
-      return batch.map((p, i) => (p.work ? results[i] : written[i]));
+      return batch.map((p, i) => (p.work ? results[i] : written[at[i]!]));
     };
     // Plain SQL sets READ COMMITTED itself (lib/db/sql.ts); Prisma's transaction is asked for it.
     if (this.sql && !batch.some((p) => p.prisma)) return this.sql.transaction((sql) => inBatch({ sql, prisma: null }, sql.commitWith));
@@ -505,10 +510,12 @@ interface PendingAppend {
   work?: (tx: DbTx) => Promise<unknown>;
   /** The work needs the Prisma transaction (its batch is written in one). */
   prisma?: boolean;
-  entryOf?: (result: unknown) => AuditAppend;
+  entryOf?: (result: unknown) => AuditAppend | readonly AuditAppend[];
   resolve(value: unknown): void;
   reject(err: unknown): void;
 }
+
+const isEntryList = (e: AuditAppend | readonly AuditAppend[]): e is readonly AuditAppend[] => Array.isArray(e);
 
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 

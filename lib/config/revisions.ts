@@ -56,6 +56,8 @@ export interface AppendRevision {
   from?: string | null;
   /** What the audit entry names as changed (the file as people know it). */
   target: string;
+  /** More audit entries that commit with this revision or not at all (e.g. its "server.add"). */
+  also?: readonly AuditAppend[];
 }
 
 type Row = Prisma.ConfigRevisionGetPayload<object>;
@@ -87,7 +89,7 @@ export class ConfigRevisions {
   }
 
   /**
-   * Appends a revision and its audit entry in one transaction. Throws ConfigConflictError when
+   * Appends a revision and its audit entry (and `also`) in one transaction. Throws ConfigConflictError when
    * `expected` is given and the head has moved, ConfigUnchangedError when the head already has
    * this text (nothing is written then).
    */
@@ -104,13 +106,16 @@ export class ConfigRevisions {
         if (this.notify) await tx.$executeRaw`SELECT pg_notify(${CONFIG_CHANNEL}, ${String(row.id)})`;
         return row;
       },
-      (row): AuditAppend => ({
-        actor: a.author,
-        action: "config.change",
-        target: a.target,
-        detail: { source: a.source === "file" ? "disk" : "api", revision: row.id, version: row.hash, sha256: row.hash, error: null },
-        from: a.from ?? null,
-      }),
+      (row): AuditAppend[] => [
+        {
+          actor: a.author,
+          action: "config.change",
+          target: a.target,
+          detail: { source: a.source === "file" ? "disk" : "api", revision: row.id, version: row.hash, sha256: row.hash, error: null },
+          from: a.from ?? null,
+        },
+        ...(a.also ?? []),
+      ],
     );
   }
 }

@@ -47,41 +47,116 @@ const mcpNamespace = z
   .boolean()
   .optional()
   .describe("false: offer this server's tools under their own names instead of `<server>__<tool>` (a name an earlier source already has stays with that source, and the clash is reported).");
-/** The roots the studio offers one server (MCP roots/list): file:// URIs, each with an optional name. */
-const McpRoots = z
-  .array(z.strictObject({ uri: z.string().regex(/^file:\/\/\S*$/, "must be a file:// URI"), name: z.string().min(1).max(200).optional() }))
+
+/**
+ * Bounds of an `mcpServers` entry, checked before anything is written (config, database, process):
+ * a server's name is a key of database rows, an audit target and part of its tools' names.
+ */
+export const MCP_SERVER_LIMITS = {
+  name: 64,
+  command: 4096,
+  args: 256,
+  arg: 8192,
+  env: 256,
+  envName: 256,
+  envValue: 32_768,
+  cwd: 4096,
+  url: 2048,
+  headers: 64,
+  headerName: 256,
+  headerValue: 8192,
+  toolTimeouts: 1000,
+  toolName: 128,
+  timeoutMs: 86_400_000,
+  scope: 1000,
+  rootUri: 2048,
+} as const;
+const L = MCP_SERVER_LIMITS;
+
+const atMost = (n: number) => `must be at most ${n} characters`;
+
+/** A server's name: what its tools are prefixed with (`<name>__<tool>`) and its key everywhere. */
+export const McpServerName = z
+  .string()
+  .min(1, "must not be empty")
+  .max(L.name, atMost(L.name))
+  .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -")
+  .describe(`The server's name: letters, digits, _ or -, at most ${L.name} characters; its tools are named \`<name>__<tool>\`.`);
+
+function keySchema(key: z.ZodString) {
+  const { $schema: _, ...names } = z.toJSONSchema(key);
+  return names;
+}
+
+/**
+ * A record (env, headers, toolTimeouts) of at most `max` entries whose keys pass `key`; the JSON
+ * Schema says so too. Keys are checked here rather than as zod's record key, whose refusal says
+ * only "Invalid key in record", not which limit.
+ */
+function bounded<V extends z.ZodType>(key: z.ZodString, value: V, max: number) {
+  return z
+    .record(z.string(), value)
+    .superRefine((r, ctx) => {
+      const keys = Object.keys(r);
+      if (keys.length > max) ctx.addIssue({ code: "custom", message: `must have at most ${max} entries` });
+      for (const k of keys) {
+        const bad = key.safeParse(k).error?.issues[0];
+        if (bad) ctx.addIssue({ code: "custom", path: [k], message: `name ${bad.message}` });
+      }
+    })
+    .meta({ maxProperties: max, propertyNames: keySchema(key) });
+}
+
+const timeoutMs = z.number().int().positive().max(L.timeoutMs, `must be at most ${L.timeoutMs} (24 hours)`);
+const toolTimeouts = bounded(z.string().min(1, "must not be empty").max(L.toolName, atMost(L.toolName)), timeoutMs, L.toolTimeouts).optional();
+const mcpRoots = z
+  .array(z.strictObject({ uri: z.string().max(L.rootUri, atMost(L.rootUri)).regex(/^file:\/\/\S*$/, "must be a file:// URI"), name: z.string().min(1).max(200).optional() }))
   .max(100)
   .optional()
   .describe("Roots this server is told about when it asks (roots/list): directories it may work in, as file:// URIs.");
 
+/** Where an HTTP server is reached: http(s) only (a `javascript:` or `file:` URL is no server). */
+export const McpServerUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+  .max(L.url, atMost(L.url))
+  .meta({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" });
+
 export const McpServer = z.discriminatedUnion("transport", [
   z.strictObject({
-    name: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -"),
+    name: McpServerName,
     transport: z.literal("stdio"),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().optional(),
+    command: z.string().min(1).max(L.command, atMost(L.command)),
+    args: z.array(z.string().max(L.arg, atMost(L.arg))).max(L.args, `must have at most ${L.args} items`).default([]),
+    env: bounded(
+      z.string().min(1, "must not be empty").max(L.envName, atMost(L.envName)).regex(/^[^=\0]+$/, "must not contain = or NUL"),
+      z.string().max(L.envValue, atMost(L.envValue)),
+      L.env,
+    ).default({}),
+    cwd: z.string().max(L.cwd, atMost(L.cwd)).optional(),
     enabled: z.boolean().default(true),
-    timeoutMs: z.number().int().positive().optional(),
-    toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
+    timeoutMs: timeoutMs.optional(),
+    toolTimeouts,
     namespace: mcpNamespace,
-    roots: McpRoots,
+    roots: mcpRoots,
   }),
   z.strictObject({
-    name: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -"),
+    name: McpServerName,
     transport: z.literal("http"),
-    url: z.url(),
-    headers: z.record(z.string(), z.string()).default({}),
+    url: McpServerUrl,
+    headers: bounded(
+      z.string().max(L.headerName, atMost(L.headerName)).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-)"),
+      z.string().max(L.headerValue, atMost(L.headerValue)).regex(/^[^\r\n\0]*$/, "must not contain CR, LF or NUL"),
+      L.headers,
+    ).default({}),
     oauth: z
-      .union([z.literal(false), z.strictObject({ scope: z.string().min(1).optional().describe("The scope to ask for (default: what the server's protected resource metadata lists).") })])
+      .union([z.literal(false), z.strictObject({ scope: z.string().min(1).max(L.scope, atMost(L.scope)).optional().describe("The scope to ask for (default: what the server's protected resource metadata lists).") })])
       .optional()
       .describe("OAuth per the MCP authorization spec (on unless false): when the server answers 401, an admin signs in from its page; tokens are kept encrypted in the database."),
     enabled: z.boolean().default(true),
-    timeoutMs: z.number().int().positive().optional(),
-    toolTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
+    timeoutMs: timeoutMs.optional(),
+    toolTimeouts,
     namespace: mcpNamespace,
-    roots: McpRoots,
+    roots: mcpRoots,
   }),
 ]);
 

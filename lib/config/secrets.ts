@@ -78,6 +78,17 @@ export function resolveEnvRefs(value: string, env: Env = process.env, where?: st
   return out + value.slice(i);
 }
 
+/** The values of the variables `value` references (`${env:NAME}`), as resolveEnvRefs puts them in; unset ones left out. */
+export function referencedValues(value: string, env: Env = process.env): string[] {
+  if (!value.includes(REF_START)) return [];
+  const out: string[] = [];
+  for (const m of value.matchAll(new RegExp(REF_AT.source, "g"))) {
+    const v = env[m[1]!];
+    if (v) out.push(v);
+  }
+  return out;
+}
+
 /** resolveEnvRefs on every value of a record (`env`, `headers`); `where` is the record's JSON path. */
 export function resolveEnvRecord(record: Readonly<Record<string, string>>, where: string, env: Env = process.env): Record<string, string> {
   const out: Record<string, string> = {};

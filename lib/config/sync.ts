@@ -14,6 +14,7 @@
 //     studio was stopped and is imported.
 // Every step runs one at a time, in order, so a file event and a remote revision cannot interleave.
 import fs from "node:fs";
+import type { AuditAppend } from "../audit/log";
 import type { PgNotifier } from "../db/notify";
 import {
   ConfigConflictError,
@@ -30,6 +31,8 @@ export interface ConfigSaveRequest {
   from: string | null;
   /** The version the editor loaded: refused (conflict) when the config has moved past it. */
   expectedVersion?: string;
+  /** Audit entries that commit with the new revision or not at all (lib/servers/apply.ts). */
+  audit?: readonly AuditAppend[];
 }
 
 /** What a config edit needs: the file store (what this instance serves) and a way to save. */
@@ -129,6 +132,7 @@ export class ConfigSync implements ConfigWriter {
           expected: fixingBrokenFile ? undefined : req.expectedVersion,
           from: req.from,
           target: shown,
+          also: req.audit,
         });
       } catch (err) {
         if (err instanceof ConfigConflictError || isNamed(err, "ConfigConflictError")) {

@@ -18,7 +18,7 @@ import { listAllTools, screenTools, type McpExcludedTool } from "./tools-list";
 import { maxResultBytes } from "./stdio-guard";
 import { createTransport, type McpServerConfig } from "./transport";
 import { mcpParamHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
-import { isSignInNeeded, oauthFailure, SIGN_IN_REQUIRED } from "./oauth/sign-in-needed";
+import { isSignInNeeded, oauthFailure, SIGN_IN_FAILED, SIGN_IN_REQUIRED } from "./oauth/sign-in-needed";
 
 // Moved to their own modules; still importable from here.
 export { backoffDelay, type BackoffOptions } from "./backoff";
@@ -36,6 +36,8 @@ export interface McpConnectionStatus {
   error?: string;
   /** HTTP: the server wants OAuth and no token got past it: someone has to sign in (lib/mcp/oauth). */
   authRequired?: boolean;
+  /** HTTP: the server answered 401 and its OAuth failed; `error` says why, for admins only (lib/servers/view.ts). */
+  authFailed?: boolean;
   /** The last lines the server wrote to stderr (stdio only), oldest first. */
   stderrTail: string[];
   /** The protocol version negotiated with the server (e.g. 2026-07-28, 2025-11-25). */
@@ -100,6 +102,7 @@ export class McpConnection {
   private state: McpConnectionState = "disconnected";
   private error?: string;
   private authRequired = false;
+  private authFailed = false;
   private failures = 0;
   private nextRetryAt?: Date;
   private connectedAt?: Date;
@@ -192,6 +195,7 @@ export class McpConnection {
       state: this.state,
       error: this.error,
       ...(this.authRequired ? { authRequired: true } : {}),
+      ...(this.authFailed ? { authFailed: true } : {}),
       stderrTail: this.stderr.tail(),
       protocolVersion: this.protocolVersion,
       era: this.era,
@@ -411,8 +415,9 @@ export class McpConnection {
     this.relistWhenConnected = false;
     this.setState("connecting");
     let client: StudioClient | undefined;
+    let oauthGuard: { challenged: boolean } | undefined;
     try {
-      const { transport, process: serverProcess } = createTransport(this.config, {
+      const { transport, process: serverProcess, passed, oauth } = createTransport(this.config, {
         onStderr: (chunk) => this.stderr.write(chunk),
         onDropped: ({ id, bytes }) => this.log(`dropped a message of ${bytes} bytes (over STUDIO_MCP_MAX_RESULT_BYTES)${id === null ? " whose request could not be told" : `; request ${String(id).slice(0, 40)} fails with result_too_large`}`),
         // A broken response stream means the server went away: fail its calls now and reconnect
@@ -421,6 +426,9 @@ export class McpConnection {
         authProvider: this.config.transport === "http" ? this.opts.oauth?.(this.config) : undefined,
       });
       this.serverProcess = serverProcess;
+      oauthGuard = oauth;
+      // What the server is given is not shown back to whoever sees its state (viewers too).
+      this.stderr.redactor.set(passed);
       client = new StudioClient(this.opts.clientInfo ?? DEFAULT_CLIENT_INFO, {
         capabilities: CLIENT_CAPABILITIES,
         versionNegotiation: { mode: "auto" },
@@ -459,7 +467,7 @@ export class McpConnection {
       this.client = c;
       this.failures = 0;
       this.error = undefined;
-      this.authRequired = false;
+      this.authRequired = this.authFailed = false;
       this.connectedAt = new Date();
       this.watch(c, gen);
       this.setState("connected");
@@ -471,7 +479,9 @@ export class McpConnection {
       this.pendingClient = undefined;
       const exit = this.serverProcess?.exitDescription;
       this.authRequired = isSignInNeeded(err);
-      this.fail(this.authRequired ? SIGN_IN_REQUIRED : (oauthFailure(err) ?? `${describe(err)}${exit ? ` (the server process ${exit})` : ""}`));
+      const oauthWhy = this.authRequired ? undefined : oauthFailure(err);
+      this.authFailed = !this.authRequired && (oauthWhy !== undefined || oauthGuard?.challenged === true);
+      this.fail(this.authRequired ? SIGN_IN_REQUIRED : (oauthWhy ?? `${describe(err)}${exit ? ` (the server process ${exit})` : ""}`));
       // In the background: ending a stuck process can take a few seconds (stdin, then SIGTERM, then SIGKILL).
       client?.close().catch(() => {
         // the attempt has failed already; an error closing its client adds nothing
@@ -606,10 +616,10 @@ export class McpConnection {
   private fail(reason: string): void {
     this.clearTimers();
     this.failures++;
-    this.error = reason;
+    this.error = this.stderr.redactor.apply(reason);
     const delay = backoffDelay(this.failures, this.opts.backoff);
     this.nextRetryAt = new Date(Date.now() + delay);
-    this.log(`failed (${reason}); retrying in ${delay} ms`);
+    this.log(`failed (${this.error}); retrying in ${delay} ms`);
     this.retryTimer = setTimeout(() => this.attemptInBackground(), delay);
     this.retryTimer.unref?.();
     this.setState("failed");
@@ -641,13 +651,15 @@ export class McpConnection {
   }
 
   private unavailableReason(): string | undefined {
+    // Shown with the server's tools to everyone: why its OAuth failed is for admins (its state).
+    const error = this.authFailed ? SIGN_IN_FAILED : this.error;
     switch (this.state) {
       case "connected":
         return undefined;
       case "connecting":
-        return this.error ? `reconnecting (last error: ${this.error})` : "connecting";
+        return error ? `reconnecting (last error: ${error})` : "connecting";
       case "failed":
-        return this.error ?? "the connection failed";
+        return error ?? "the connection failed";
       case "disconnected":
         return "disconnected";
     }

@@ -238,6 +238,7 @@ export class McpManager implements McpView {
       state: s?.state ?? "disconnected",
       error: s?.error,
       ...(s?.authRequired ? { authRequired: true } : {}),
+      ...(s?.authFailed ? { authFailed: true } : {}),
       stderrTail: s?.stderrTail ?? [],
       protocolVersion: s?.protocolVersion,
       era: s?.era,

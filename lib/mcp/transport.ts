@@ -2,8 +2,9 @@ import { StreamableHTTPClientTransport, type FetchLike, type OAuthClientProvider
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { z } from "zod";
 import type { McpServer } from "../config/schema";
-import { resolveEnvRecord } from "../config/secrets";
+import { referencedValues, resolveEnvRecord, resolveEnvRefs } from "../config/secrets";
 import { nodeFetch } from "./http-fetch";
+import { OAuthFetchGuard } from "./oauth/fetch-guard";
 import { StdioServerProcess } from "./process";
 import { maxResultBytes } from "./stdio-guard";
 
@@ -14,6 +15,13 @@ export interface ServerTransport {
   transport: Transport;
   /** stdio: the server process (its pid while it runs, how it ended). */
   process?: StdioServerProcess;
+  /**
+   * The values given to the server that must not be shown back (its stderr, its errors): env
+   * and header values as resolved, and what `${env:NAME}` references in its args stood for.
+   */
+  passed: string[];
+  /** Streamable HTTP with OAuth: what the attempt's OAuth fetched and refused (lib/mcp/oauth/fetch-guard.ts). */
+  oauth?: OAuthFetchGuard;
 }
 
 export interface TransportHooks {
@@ -33,8 +41,8 @@ export interface TransportHooks {
 
 /**
  * A fresh transport for one connection attempt to a configured server. `${env:NAME}` references
- * (HTTP headers, stdio env) are resolved on every call; an unset variable throws, so the attempt
- * fails with that message in the server's state (and is retried with backoff).
+ * (HTTP headers, stdio env and args) are resolved on every call; an unset variable throws, so the
+ * attempt fails with that message in the server's state (and is retried with backoff).
  */
 export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}): ServerTransport {
   const where = `/mcpServers/${cfg.name}`;
@@ -42,24 +50,34 @@ export function createTransport(cfg: McpServerConfig, hooks: TransportHooks = {}
     const headers = resolveEnvRecord(cfg.headers, `${where}/headers`);
     const onBroken = hooks.onStreamBroken;
     const authProvider = hooks.authProvider;
+    // With OAuth, the server's 401 names what the SDK fetches next: only what the guard allows.
+    const oauth = authProvider ? new OAuthFetchGuard(cfg.url, nodeFetch(), { serverHeaders: Object.keys(headers) }) : undefined;
+    const base = oauth?.fetch ?? nodeFetch();
     return {
       transport: new StreamableHTTPClientTransport(new URL(cfg.url), {
         requestInit: { headers },
-        fetch: onBroken ? watchedFetch(onBroken, nodeFetch()) : nodeFetch(),
+        fetch: onBroken ? watchedFetch(onBroken, base) : base,
         ...(authProvider ? { authProvider } : {}),
       }),
+      passed: Object.values(headers),
+      oauth,
     };
   }
   const env = resolveEnvRecord(cfg.env, `${where}/env`);
+  const args = cfg.args.map((a, i) => resolveEnvRefs(a, process.env, `${where}/args/${i}`));
   // The Client gets this exact class, neither a subclass nor a wrapper: only for it does the SDK
   // probe the protocol era on a disposable sibling process (a 2025-era server that exits on a
   // pre-initialize request then still gets its own, fresh process for the initialize handshake).
   // Its read buffer closes the connection past maxBufferSize: above the studio's own limit, which the guard enforces first.
   const limit = maxResultBytes();
-  const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe", maxBufferSize: limit + 1024 * 1024 });
+  const transport = new StdioClientTransport({ command: cfg.command, args, env, cwd: cfg.cwd, stderr: "pipe", maxBufferSize: limit + 1024 * 1024 });
   const onStderr = hooks.onStderr;
   if (onStderr) transport.stderr?.on("data", (chunk: Buffer | string) => onStderr(chunk));
-  return { transport, process: new StdioServerProcess(transport, { maxMessageBytes: limit, onDropped: hooks.onDropped }) };
+  return {
+    transport,
+    process: new StdioServerProcess(transport, { maxMessageBytes: limit, onDropped: hooks.onDropped }),
+    passed: [...Object.values(env), ...cfg.args.flatMap((a) => referencedValues(a))],
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
-import type { AuditLog } from "../audit/log";
+import type { AuditAppend, AuditLog } from "../audit/log";
 import type { ConfigState, SaveResult } from "../config/store";
 import type { ConfigWriter } from "../config/sync";
-import type { RuntimeConfig } from "../config/schema";
+import { McpServerName, type RuntimeConfig } from "../config/schema";
+import { HttpError } from "../http/http";
 
 /** What a config edit needs of the MCP manager: connect and disconnect to match the new list. */
 export interface McpSync {
@@ -17,12 +18,23 @@ export interface McpSync {
 export async function saveConfig(
   deps: { config: ConfigWriter; mcp?: McpSync },
   text: string,
-  who: { actor: string; from: string | null; expectedVersion?: string },
+  who: { actor: string; from: string | null; expectedVersion?: string; audit?: readonly AuditAppend[] },
 ): Promise<SaveResult> {
-  const r = await deps.config.save(text, { author: who.actor, from: who.from, expectedVersion: who.expectedVersion });
+  const r = await deps.config.save(text, { author: who.actor, from: who.from, expectedVersion: who.expectedVersion, audit: who.audit });
   if (!r.ok) return r;
   if (deps.mcp) await deps.mcp.sync(r.state.config.mcpServers);
   return r;
+}
+
+/**
+ * A server name taken from a path (PATCH, DELETE /api/servers/{name}): one the config cannot hold
+ * is a 400 naming the limit, before the config is read or anything is written.
+ */
+export function serverNameParam(name: string): string {
+  const r = McpServerName.safeParse(name);
+  if (r.success) return r.data;
+  const details = r.error.issues.map((i) => ({ path: "/name", message: i.message }));
+  throw new HttpError(400, "bad_request", `Invalid server name: ${details.map((d) => d.message).join("; ")}.`, details);
 }
 
 /** Why a server edit was refused, with the HTTP status it deserves. */
@@ -39,8 +51,9 @@ export class ServerEditError extends Error {
 
 /**
  * A change to the `mcpServers` section (add, enable, disable, remove), written and audited as a
- * config save plus its own "server.*" entry. `edit` returns the new text, or null when the server
- * does not exist; it may throw to refuse (e.g. a duplicate name).
+ * config save plus its own "server.*" entry, both in the revision's transaction: a change that
+ * fails leaves no trace (no revision, file, audit entry or server process). `edit` returns the
+ * new text, or null when the server does not exist; it may throw to refuse (e.g. a duplicate name).
  */
 export async function applyServerEdit(
   deps: { config: ConfigWriter; audit: AuditLog; mcp: McpSync },
@@ -56,9 +69,11 @@ export async function applyServerEdit(
     throw new ServerEditError(409, "conflict", (err as Error).message);
   }
   if (text === null) throw new ServerEditError(404, "not_found", `No MCP server named "${entry.target}" in the config.`);
-  const saved = await saveConfigOrThrow({ config: deps.config }, text, { actor: who.actor, from: who.from, expectedVersion: before.version });
   const detail = { ...entry.detail, ...(who.userId ? { userId: who.userId } : {}) };
-  await deps.audit.append({ actor: who.actor, action: entry.action, target: entry.target, ...(Object.keys(detail).length ? { detail } : {}), from: who.from });
+  const audited: AuditAppend = { actor: who.actor, action: entry.action, target: entry.target, ...(Object.keys(detail).length ? { detail } : {}), from: who.from };
+  const saved = await saveConfigOrThrow({ config: deps.config }, text, { actor: who.actor, from: who.from, expectedVersion: before.version, audit: [audited] });
+  // The same text as before (e.g. enabling an enabled server): no revision carried the entry.
+  if (saved.version === before.version) await deps.audit.append(audited);
   await deps.mcp.sync(saved.mcpServers);
   return saved;
 }
@@ -67,7 +82,7 @@ export async function applyServerEdit(
 export async function saveConfigOrThrow(
   deps: { config: ConfigWriter },
   text: string,
-  who: { actor: string; from: string | null; expectedVersion?: string },
+  who: { actor: string; from: string | null; expectedVersion?: string; audit?: readonly AuditAppend[] },
 ): Promise<ConfigState & { mcpServers: RuntimeConfig["mcpServers"] }> {
   const saved = await saveConfig(deps, text, who);
   if (!saved.ok) {

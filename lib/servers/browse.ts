@@ -2,6 +2,7 @@ import type { AuditLog } from "../audit/log";
 import { HttpError } from "../http/http";
 import type { McpConnection } from "../mcp/connection";
 import { isObject } from "../mcp/mapping";
+import { SIGN_IN_FAILED } from "../mcp/oauth/sign-in-needed";
 import type { McpView } from "../mcp/source";
 import { listAll } from "../mcp-server/upstream";
 import type { ContentBlock, ResourceLink } from "../tools/output";
@@ -90,7 +91,9 @@ export function liveConnection(view: BrowseView, server: string): McpConnection 
   if (!connection) throw new HttpError(503, "unavailable", `MCP server "${server}" is not connected (it is disabled).`);
   const status = connection.status();
   if (status.state !== "connected") {
-    throw new HttpError(503, "unavailable", `MCP server "${server}" is ${status.state}${status.error ? `: ${status.error}` : ""}.`);
+    // Why its OAuth failed is for admins (lib/servers/view.ts); these routes are not admin-only.
+    const error = status.authFailed ? SIGN_IN_FAILED : status.error;
+    throw new HttpError(503, "unavailable", `MCP server "${server}" is ${status.state}${error ? `: ${error}` : ""}.`);
   }
   return connection;
 }

@@ -2,15 +2,16 @@ import { McpServer } from "@/lib/config/schema";
 import { readJson, requestOrigin } from "@/lib/http/http";
 import { addServerToConfigText } from "@/lib/servers/config-edit";
 import { applyServerEdit } from "@/lib/servers/apply";
+import { serverStatesFor } from "@/lib/servers/view";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
 /** Every MCP server with its live state (connecting, connected, failed with reason and stderr). */
-export const GET = guarded("/api/servers", "GET", async () => {
+export const GET = guarded("/api/servers", "GET", async (_req, { principal }) => {
   const studio = await getStudio();
-  return Response.json({ servers: studio.mcp.states() }, { headers: { "Cache-Control": "no-store" } });
+  return Response.json({ servers: serverStatesFor(studio.mcp.states(), principal.role) }, { headers: { "Cache-Control": "no-store" } });
 });
 
 /** Adds a server: written into the runtime config (so it persists), then connected. */

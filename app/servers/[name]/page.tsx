@@ -6,6 +6,7 @@ import { ServerBrowser } from "@/components/servers/ServerBrowser";
 import { OAuthButtons } from "@/components/servers/OAuthButtons";
 import { getConfigStore } from "@/lib/config/store";
 import { serverSignedIn } from "@/lib/servers/oauth";
+import { serverStatesFor } from "@/lib/servers/view";
 import { Badge } from "@/components/ui/Badge";
 import { allowRole } from "@/components/ui/permission";
 import { pageDoor } from "@/app/_auth/door";
@@ -32,7 +33,7 @@ export default async function ServerPage({ params, searchParams }: Props) {
   const principal = await pageDoor("/servers/[name]");
   const name = serverNameOf((await params).name);
   const studio = await getStudio();
-  const state = studio.mcp.states().find((s) => s.name === name);
+  const state = serverStatesFor(studio.mcp.states(), principal.role).find((s) => s.name === name);
   if (!state) notFound();
   const caps = state.capabilities ?? {};
   const has = (k: string) => typeof caps[k] === "object" && caps[k] !== null;

@@ -124,7 +124,12 @@ export class StudioOAuthProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return this.store.discovery(this.target);
+    const state = await this.store.discovery(this.target);
+    // Protected resource metadata comes from the server's own origin only (fetch-guard.ts); a state
+    // kept before that rule is discovered afresh.
+    const prm = state?.resourceMetadataUrl;
+    if (prm && URL.parse(prm)?.origin !== new URL(this.target.url).origin) return undefined;
+    return state;
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {

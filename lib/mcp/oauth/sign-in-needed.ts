@@ -13,6 +13,12 @@ function* chain(err: unknown): Generator<unknown> {
 }
 
 /**
+ * What viewers and runners are shown instead of why a server's OAuth failed: the reason (an
+ * authorization server's status, a URL the studio refused) is for admins (lib/servers/view.ts).
+ */
+export const SIGN_IN_FAILED = "Sign-in failed: the server asks for OAuth authorization and it could not be completed. An admin sees why on this server's page.";
+
+/**
  * True when the SDK gave up for want of a browser sign-in: the server answered 401 and no stored
  * token or refresh got past it (the SDK's `UnauthorizedError`, possibly as the cause of another).
  */
@@ -29,6 +35,7 @@ export function isSignInNeeded(err: unknown): boolean {
  */
 export function oauthFailure(err: unknown): string | undefined {
   for (const e of chain(err)) {
+    if (e instanceof Error && e.name === "OAuthUrlRefusedError") return `The server answered 401 and the studio refused to follow it: ${e.message}.`;
     if (OAuthClientFlowError.isInstance(e) || OAuthError.isInstance(e)) {
       const why = (e as Error).message.replace(/\s+/g, " ").slice(0, 300);
       return `The server answered 401 and OAuth could not start: ${why}. A server that takes a fixed credential instead needs it in "headers", with "oauth": false.`;

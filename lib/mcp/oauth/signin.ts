@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { auth, type FetchLike } from "@modelcontextprotocol/client";
+import { OAuthFetchGuard } from "./fetch-guard";
 import { StudioOAuthProvider, redirectUrlFor } from "./provider";
 import type { OAuthStore, OAuthTarget } from "./store";
 
@@ -57,7 +58,7 @@ export async function startSignIn(deps: OAuthDeps, server: OAuthServer | undefin
   const provider = new StudioOAuthProvider(deps.store, target, { redirectUrl: redirectUrlFor(deps.baseUrl, name), scope: target.scope, state });
   let result: Awaited<ReturnType<typeof auth>>;
   try {
-    result = await auth(provider, { serverUrl: target.url, scope: target.scope, fetchFn: deps.fetchFn });
+    result = await auth(provider, { serverUrl: target.url, scope: target.scope, fetchFn: guardedFetch(deps, target.url) });
   } catch (err) {
     throw new OAuthFlowError(502, `Could not start signing in to MCP server "${name}": ${describe(err)}`);
   }
@@ -94,7 +95,7 @@ export async function finishSignIn(deps: OAuthDeps, server: OAuthServer | undefi
   if (!params.code) throw new OAuthFlowError(400, "The sign-in callback has no authorization code.");
   const provider = new StudioOAuthProvider(deps.store, target, { redirectUrl: redirectUrlFor(deps.baseUrl, name), scope: target.scope, verifier: flow.verifier });
   try {
-    await auth(provider, { serverUrl: target.url, scope: target.scope, authorizationCode: params.code, iss: params.iss ?? undefined, fetchFn: deps.fetchFn });
+    await auth(provider, { serverUrl: target.url, scope: target.scope, authorizationCode: params.code, iss: params.iss ?? undefined, fetchFn: guardedFetch(deps, target.url) });
   } catch (err) {
     throw new OAuthFlowError(502, `Signing in to MCP server "${name}" failed: ${describe(err)}`);
   }
@@ -111,6 +112,9 @@ export async function signOut(deps: Pick<OAuthDeps, "store">, server: OAuthServe
   await deps.store.dropFlows(name);
   return had;
 }
+
+/** The sign-in fetches what a connection's OAuth may (lib/mcp/oauth/fetch-guard.ts), no more. */
+const guardedFetch = (deps: OAuthDeps, url: string): FetchLike => new OAuthFetchGuard(url, deps.fetchFn ?? ((u, init) => fetch(u, init))).fetch;
 
 /** An error's message without anything a server could have put there at length. */
 function describe(err: unknown): string {
