@@ -171,12 +171,19 @@ export class RunStore {
    * write, whose commit is flushed, makes it durable with it, so a run costs one flush, not two. A
    * database that crashes in between may lose the row: finish() given the start then writes the
    * whole run. If the studio dies instead, the row is there and its lease ends it `interrupted`.
+   * A keyed run is the exception: its start is flushed on its own (see below).
    */
   async start(r: RunStart): Promise<void> {
     const lease = this.opts.lease;
     const [cols, params] = startColumns(r);
     cols.push("status", "owner", "lease_until");
     params.push("running", lease?.owner ?? null, lease ? new Date(Date.now() + lease.ms).toISOString() : null);
+    // A run with an Idempotency-Key is flushed before its tool is called: a database crash must
+    // not forget the key of a tool that ran, or the client's retry would run it again.
+    if (r.idempotencyKey) {
+      await this.sql.exec(`INSERT INTO runs (${cols.join(", ")}) VALUES (${placeholders(cols)})`, params);
+      return;
+    }
     return new Promise<void>((resolve, reject) => {
       this.starting.push({ cols, params, resolve, reject });
       // Starts made together (concurrent requests) share one INSERT and one commit.
