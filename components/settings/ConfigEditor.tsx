@@ -172,6 +172,7 @@ function DiskErrorBanner({ error, configVersion }: { error: ConfigError; configV
       </p>
       {error.issues.length === 0 && <p className="mt-1 font-mono text-[12px]">{error.message}</p>}
       <IssueList issues={error.issues} testId="config-disk-issues" />
+      {error.kind === "not_found" && <p className="mt-1">Write a config in the editor below and Save: that creates the file (config/studio.example.jsonc is a start).</p>}
     </div>
   );
 }
