@@ -116,10 +116,12 @@ test("a viewer browses but cannot run: the Run button says why, and the API answ
 });
 
 test("why a tool crashed: the operator detail is shown to an admin (run page and API), never to a runner or a viewer", async ({ page, browser }) => {
-  const secret = `crash-${suffix} at handler`;
-  const res = await fetch(`${BASE}/api/tools/fail/run`, { method: "POST", headers: { ...ADMIN, "content-type": "application/json" }, body: JSON.stringify({ arguments: { kind: "other", mode: "crash", message: secret } }) });
+  const message = `crash-${suffix} at handler`;
+  // The crash's own text as the detail holds it (the thrown Error, its stack): the arguments carry only the message.
+  const secret = `Error: ${message}`;
+  const res = await fetch(`${BASE}/api/tools/fail/run`, { method: "POST", headers: { ...ADMIN, "content-type": "application/json" }, body: JSON.stringify({ arguments: { kind: "other", mode: "crash", message } }) });
   const { run } = await res.json();
-  expect(run).toMatchObject({ status: "error", error: { kind: "other" } });
+  expect(run).toMatchObject({ status: "error", error: { kind: "other", message: "The tool failed with an unexpected error." } });
   expect(JSON.stringify(run)).not.toContain(secret); // the caller's own answer never carries it
 
   const asAdmin = (await (await fetch(`${BASE}/api/runs/${run.id}`, { headers: ADMIN })).json()).run;
