@@ -115,6 +115,40 @@ test("a viewer browses but cannot run: the Run button says why, and the API answ
   expect(users?.status()).toBe(403);
 });
 
+test("why a tool crashed: the operator detail is shown to an admin (run page and API), never to a runner or a viewer", async ({ page, browser }) => {
+  const message = `crash-${suffix} at handler`;
+  // The crash's own text as the detail holds it (the thrown Error, its stack): the arguments carry only the message.
+  const secret = `Error: ${message}`;
+  const res = await fetch(`${BASE}/api/tools/fail/run`, { method: "POST", headers: { ...ADMIN, "content-type": "application/json" }, body: JSON.stringify({ arguments: { kind: "other", mode: "crash", message } }) });
+  const { run } = await res.json();
+  expect(run).toMatchObject({ status: "error", error: { kind: "other", message: "The tool failed with an unexpected error." } });
+  expect(JSON.stringify(run)).not.toContain(secret); // the caller's own answer never carries it
+
+  const asAdmin = (await (await fetch(`${BASE}/api/runs/${run.id}`, { headers: ADMIN })).json()).run;
+  expect(asAdmin.error.detail).toContain(secret);
+
+  const runner = await addUser("runner");
+  const signedIn = await fetch(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: BASE }, body: JSON.stringify(runner) });
+  const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+  const asRunner = await (await fetch(`${BASE}/api/runs/${run.id}`, { headers: { cookie } })).json();
+  expect(asRunner.run.id).toBe(run.id);
+  expect(JSON.stringify(asRunner)).not.toContain(secret);
+
+  const viewer = await addUser("viewer");
+  await signIn(page, viewer, `/runs/${run.id}`);
+  await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "error");
+  await expect(page.getByTestId("operator-detail")).toHaveCount(0);
+  await expect(page.locator("body")).not.toContainText(secret);
+  expect(await page.evaluate(async (id) => (await fetch(`/api/runs/${id}`)).text(), run.id)).not.toContain(secret);
+
+  const admin = await browser.newContext({ extraHTTPHeaders: ADMIN });
+  const adminPage = await admin.newPage();
+  await adminPage.goto(`${BASE}/runs/${run.id}`);
+  await expect(adminPage.getByTestId("operator-detail")).toContainText(secret);
+  await expect(adminPage.locator('dt:text-is("Actor") + dd')).toHaveText("Admin token (STUDIO_ADMIN_TOKEN)");
+  await admin.close();
+});
+
 test("a runner runs a tool; history and the audit log name them; their API token runs as them", async ({ page }) => {
   const runner = await addUser("runner");
   await signIn(page, runner, "/tools/add");

@@ -131,6 +131,24 @@ test("the run table is keyboard navigable: arrow keys move between rows with a v
   await expect(page.getByRole("heading", { name: /^Run / })).toContainText(href.split("/").pop()!.slice(0, 8));
 });
 
+test("a click anywhere on a history row opens its run; its checkbox only selects it", async ({ page, request }) => {
+  const marker = 7000 + Math.floor(Math.random() * 1000);
+  const { run } = await (await request.post("/api/tools/add/run", { data: { arguments: { a: marker, b: 1 } } })).json();
+  await page.goto(`/runs?tool=add&q=${marker}`);
+  const row = page.locator(`[data-testid="run-row"][data-href="/runs/${run.id}"]`);
+  await expect(row).toBeVisible();
+  const box = row.getByRole("checkbox");
+  if (await box.count()) {
+    await box.click();
+    await expect(box).toBeChecked();
+    await expect(page).toHaveURL(/\/runs\?/);
+  }
+  // The arguments cell holds no link: the row itself answers the click.
+  await row.getByText(`"a":${marker}`).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${run.id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: /^Run / })).toContainText(run.id.slice(0, 8));
+});
+
 test("presets: save under an inline name (server errors beside the field), load, rename and delete with a confirmation", async ({ page }) => {
   await page.goto("/tools/add");
   await page.locator("#root_a").fill("7");

@@ -163,7 +163,36 @@ test("keyboard only: find a tool, fill nested fields, an array and a select, get
   await expect(page.getByRole("heading", { level: 1, name: /^Run / })).toBeFocused();
   await expect(page.locator("dd").filter({ hasText: runId.slice(0, 8) })).toBeVisible(); // "Replay of"
   await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
+  // Pressed on the studio's own page, under the admin token these specs browse with: origin ui, and
+  // the token by a readable name.
+  await expect(page.locator('dt:text-is("Origin") + dd')).toHaveText("ui");
+  await expect(page.locator('dt:text-is("Actor") + dd')).toHaveText("Admin token (STUDIO_ADMIN_TOKEN)");
   await page.screenshot({ path: "e2e/.artifacts/screens/keyboard-run-again.png", fullPage: true });
+});
+
+test("/ focuses the tool search from anywhere on the tool list; inside a field it is typed", async ({ page }) => {
+  await page.goto("/");
+  const search = page.getByLabel("Search tools");
+  await expect(search).not.toBeFocused();
+  // The shortcut works once the page's script runs: press until it does (nothing else takes the key).
+  await expect(async () => {
+    await page.keyboard.press("/");
+    await expect(search).toBeFocused({ timeout: 500 });
+  }).toPass();
+  await expect(search).toHaveValue("");
+  await page.keyboard.type("add");
+  // From a button further down the page, "/" comes back to the search.
+  const readOnly = page.getByRole("group", { name: "Filter by annotations" }).getByRole("button", { name: "read-only" });
+  await tabTo(page, readOnly);
+  await page.keyboard.press("/");
+  await expect(search).toBeFocused();
+  await page.keyboard.press("End");
+  await page.keyboard.type("/x");
+  await expect(search).toHaveValue("add/x");
+  // In another field (the source select types to find), "/" stays there.
+  await tabTo(page, page.getByLabel("Filter by source"));
+  await page.keyboard.press("/");
+  await expect(page.getByLabel("Filter by source")).toBeFocused();
 });
 
 test("keyboard only: option-domain choices with the arrow keys, Escape to close, run, focus on the result", async ({ page }) => {

@@ -37,6 +37,26 @@ test("add a server on the Servers page, run its image tool, find the run in hist
   await expect(page.getByRole("link", { name: `Open run ${runId}` })).toBeVisible();
 });
 
+test("adding a name a disabled server holds says so and offers to enable that one", async ({ page, request }) => {
+  const name = `held-${Date.now().toString(36)}`;
+  const add = await request.post("/api/servers", { data: { name, transport: "stdio", command: process.execPath, args: ["examples/mcp-server/server.mjs"], enabled: false } });
+  expect(add.status(), await add.text()).toBe(201);
+  const again = await request.post("/api/servers", { data: { name, transport: "stdio", command: "node" } });
+  expect(again.status()).toBe(409);
+  expect((await again.json()).error.message).toContain(`disabled: enable it (PATCH /api/servers/${name} {"enabled": true}`);
+
+  await page.goto("/servers");
+  await page.getByTestId("add-server-toggle").click();
+  await page.getByLabel("Server name").fill(name);
+  await page.getByLabel("Command").fill("node");
+  await page.getByRole("button", { name: "Add and connect" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "disabled" })).toContainText(`"${name}"`);
+  await page.getByTestId("enable-held-server").click();
+  const server = page.getByTestId("server").filter({ hasText: name });
+  await expect(server).toHaveAttribute("data-state", "connected", { timeout: 30_000 });
+  expect((await request.delete(`/api/servers/${name}`)).status()).toBe(200);
+});
+
 /** The example server as "demo": added through the API when an earlier test did not (this test runs alone too). */
 async function ensureDemoServer(request: APIRequestContext): Promise<void> {
   const has = async () => ((await (await request.get("/api/tools")).json()).tools as { name: string }[]).some((t) => t.name === "demo__tiny_audio");

@@ -125,6 +125,16 @@ describe("create_event", () => {
     expect(validate(out.structuredContent), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it("takes the Start its help describes: the form's UTC time (a datetime-local sent in UTC) and an API offset", async () => {
+    const help = (createEventTool.spec.inputSchema as { properties: { start: { description: string } } }).properties.start.description;
+    expect(help).toMatch(/In the form: your local date and time \(sent in UTC\)/);
+    // What the form's date-time widget sends (RJSF localToUTC: no offset of the user's own).
+    const fromForm = await plan({ ...sample, start: new Date(2026, 4, 4, 9, 30).toISOString() });
+    expect(fromForm.summary.start).toBe(new Date(2026, 4, 4, 9, 30).toISOString());
+    expect(fromForm.summary.warnings.join(" ")).not.toMatch(/no UTC offset/);
+    expect((await plan(sample)).summary.startLocal).toBe("2026-05-04T09:30:00+02:00");
+  });
+
   it("returns the invitation as an embedded text/calendar resource", async () => {
     const { resource, ics, summary } = await plan(sample);
     expect(resource.resource.uri).toBe(summary.icsUri);

@@ -1,5 +1,6 @@
 import { ChangePassword } from "@/components/auth/ChangePassword";
 import { TokensView } from "@/components/auth/TokensView";
+import { actorLabel } from "@/lib/auth/principal";
 import type { TokenInfo } from "@/lib/auth/tokens";
 import { getStudio } from "@/lib/studio/studio";
 import { pageDoor } from "@/app/_auth/door";
@@ -22,7 +23,7 @@ export default async function TokensPage() {
       disabledReason={
         principal.userId
           ? undefined
-          : `You are calling as ${principal.actor}, an environment token: environment tokens cannot own personal tokens. Sign in as a person to create and manage API tokens.`
+          : `You are calling as ${actorLabel(principal.actor)}, an environment token: environment tokens cannot own personal tokens. Sign in as a person to create and manage API tokens.`
       }
     />
       {hasPassword && <ChangePassword />}

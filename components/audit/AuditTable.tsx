@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { AuditEntry, AuditVerifyReport } from "@/lib/audit/log";
+import { actorLabel } from "@/lib/auth/principal";
 import { Badge } from "@/components/ui/Badge";
 import { formatTime } from "@/components/runs/RunTable";
 import { scrollRegion } from "@/components/ui/scroll-region";
@@ -65,7 +66,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
               <tr key={e.seq} className="border-b last:border-0 hover:bg-accent/50 max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-2.5 max-sm:gap-y-0.5 max-sm:px-3 max-sm:py-2" data-testid="audit-row" data-action={e.action}>
                 <td className="px-3 py-1.5 text-right tabular-nums text-muted-foreground max-sm:p-0">{e.seq}</td>
                 <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground max-sm:order-1 max-sm:ml-auto max-sm:p-0" title={e.at}>{formatTime(e.at)}</td>
-                <td className="max-w-[180px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:order-2 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.from ? `${e.actor} from ${e.from}` : e.actor}>{e.actor}</td>
+                <td className="max-w-[200px] break-words px-3 py-1.5 font-mono text-[12px] max-sm:order-2 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.from ? `${e.actor} from ${e.from}` : e.actor} data-testid="audit-actor">{actorLabel(e.actor)}</td>
                 <td className="px-3 py-1.5 max-sm:p-0"><Badge tone={e.action === "run" ? "neutral" : "primary"} className="font-mono">{e.action}</Badge></td>
                 <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:order-3 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.target ?? undefined}>{e.target ?? "—"}</td>
                 <td className="max-w-[420px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground max-sm:order-4 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.detail == null ? undefined : JSON.stringify(e.detail)}>

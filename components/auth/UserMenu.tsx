@@ -3,6 +3,7 @@ import { useDismiss } from "@/components/ui/use-dismiss";
 import Link from "next/link";
 import { useCallback, useId, useRef, useState } from "react";
 import { ChevronDown, KeyRound, LogOut, MonitorX, UserRound, Users } from "lucide-react";
+import { actorLabel } from "@/lib/auth/principal";
 import { Badge, type Tone } from "@/components/ui/Badge";
 
 const ROLE_TONE: Record<string, Tone> = { viewer: "neutral", runner: "primary", admin: "warning" };
@@ -50,11 +51,11 @@ export function UserMenu({ name, actor, role, via }: { name: string; actor: stri
         aria-controls={open ? menuId : undefined}
         aria-haspopup="true"
         className="inline-flex max-w-[260px] items-center gap-1.5 rounded-md px-2 py-1 hover:bg-accent aria-expanded:bg-accent"
-        title={isSession ? actor : `${actor} (${VIA_LABEL[via] ?? via})`}
+        title={isSession ? actor : `${actorLabel(actor)} (${VIA_LABEL[via] ?? via})`}
       >
         {/* Below `sm` a name would be cut to a few letters: an icon stands for it (the menu shows it whole). */}
         <UserRound className="size-4 shrink-0 sm:hidden" aria-hidden />
-        <span className="sr-only sm:not-sr-only sm:min-w-0 sm:truncate sm:font-medium">{isSession ? name : actor}</span>
+        <span className="sr-only sm:not-sr-only sm:min-w-0 sm:truncate sm:font-medium">{name}</span>
         <Badge tone={ROLE_TONE[role] ?? "neutral"}>{role}</Badge>
         <ChevronDown className="size-3.5 text-muted-foreground" aria-hidden />
         <span className="sr-only">Account menu</span>
@@ -64,7 +65,7 @@ export function UserMenu({ name, actor, role, via }: { name: string; actor: stri
         <div id={menuId} className="absolute right-0 top-full z-40 mt-1 w-64 max-w-[calc(100vw-2rem)] rounded-lg border bg-popover p-1 text-popover-foreground shadow-md">
           <div className="border-b px-2 pb-2 pt-1.5">
             <p className="truncate font-medium" title={name}>{name}</p>
-            <p className="truncate font-mono text-[12px] text-muted-foreground" title={actor}>{actor}</p>
+            <p className="break-words font-mono text-[12px] text-muted-foreground" title={actor}>{actorLabel(actor)}</p>
             {!isSession && (
               <p className="mt-1 text-[12px] text-muted-foreground">
                 Signed in with {VIA_LABEL[via] ?? via}: there is no browser session to end.

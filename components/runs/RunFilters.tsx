@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useEffectEvent, useRef, useState, useTransition } from "react";
+import { actorLabel } from "@/lib/auth/principal";
 import { FILTER_KEYS, MIN_SEARCH, runsHref } from "@/lib/runs/filter-params";
 import { buttonClass } from "@/components/ui/button-styles";
 
@@ -108,7 +109,7 @@ export function RunFilters({ options }: { options: Record<SelectKey, readonly st
       {SELECTS.map((s) => (
         <select key={s.key} name={s.key} value={values[s.key] ?? ""} onChange={(e) => change(s.key, e.target.value, false)} aria-label={s.label} className={`${input} max-w-full`}>
           <option value="">{s.any}</option>
-          {options[s.key].map((o) => <option key={o} value={o}>{o}</option>)}
+          {options[s.key].map((o) => <option key={o} value={o}>{s.key === "actor" ? actorLabel(o) : o}</option>)}
         </select>
       ))}
       <label className="flex items-center gap-1 text-muted-foreground">From <input type="datetime-local" name="since" value={values.since ?? ""} onChange={(e) => change("since", e.target.value, true)} aria-label="Started from" className={`${input} min-w-0`} /></label>

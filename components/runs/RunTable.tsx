@@ -47,7 +47,7 @@ const NARROW_CARD = {
   origin: "px-3 py-1.5 max-sm:hidden",
 };
 
-/** Runs newest first; every row opens the run (a click on its links, or Enter on the row: arrow keys move between rows). */
+/** Runs newest first; every row opens the run (a click anywhere on it, or Enter on the row: arrow keys move between rows). */
 /** `compact` (a narrow side panel) keeps status, arguments, duration and time. */
 export function RunTable({ runs, showTool = true, compact = false, selectable = false }: { runs: Run[]; showTool?: boolean; compact?: boolean; selectable?: boolean }) {
   if (runs.length === 0) return <p className="p-6 text-center text-muted-foreground">No runs yet.</p>;
@@ -74,11 +74,11 @@ export function RunTable({ runs, showTool = true, compact = false, selectable = 
               key={r.id}
               data-href={`/runs/${r.id}`}
               tabIndex={i === 0 ? 0 : -1}
-              className={`border-b last:border-0 hover:bg-accent/50 focus-visible:bg-accent/50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring ${l.tr}`}
+              className={`cursor-pointer border-b last:border-0 hover:bg-accent/50 focus-visible:bg-accent/50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring ${l.tr}`}
               data-testid="run-row"
             >
               {selectable && (
-                <td className={l.td}>
+                <td className={l.td} data-row-control>
                   <input type="checkbox" name="run" value={r.id} aria-label={`Select run ${r.id} to compare`} className="size-3.5 accent-primary" />
                 </td>
               )}

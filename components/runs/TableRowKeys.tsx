@@ -1,11 +1,15 @@
 "use client";
 import { useRouter } from "next/navigation";
-import type { KeyboardEvent, ReactNode } from "react";
+import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
+
+/** A click or key on one of these inside a row is that control's, not the row's. */
+const CONTROL = "a, button, input, select, textarea, label, summary, [role='button'], [data-row-control]";
 
 /**
- * Keyboard for a table whose rows carry `data-href`: Up and Down move between rows (one row is in
- * the tab order at a time), Home and End jump, Enter opens the row's page. Keys pressed on a
- * control inside a row (a checkbox, a link) stay that control's.
+ * Keyboard and pointer for a table whose rows carry `data-href`: Up and Down move between rows (one
+ * row is in the tab order at a time), Home and End jump, Enter opens the row's page, and a click
+ * anywhere on a row opens it too (Ctrl/Cmd or middle click in a new tab, as its links do). Keys and
+ * clicks on a control inside a row (a checkbox, a link) stay that control's; selecting text does not open it.
  */
 export function TableRowKeys({ children }: { children: ReactNode }) {
   const router = useRouter();
@@ -26,5 +30,15 @@ export function TableRowKeys({ children }: { children: ReactNode }) {
     rows[to].tabIndex = 0;
     rows[to].focus();
   };
-  return <div onKeyDown={onKeyDown}>{children}</div>;
+  const open = (e: MouseEvent<HTMLDivElement>) => {
+    const target = e.target as HTMLElement;
+    const row = target.closest<HTMLElement>("tr[data-href]");
+    if (!row?.dataset.href || !e.currentTarget.contains(row) || target.closest(CONTROL)) return;
+    if (e.type === "click" && e.button !== 0) return;
+    if (window.getSelection()?.toString()) return; // the user was selecting text (e.g. the arguments)
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button === 1) window.open(row.dataset.href, "_blank", "noopener");
+    else router.push(row.dataset.href);
+  };
+  // Mouse users only: the row's links and Enter serve the keyboard and screen readers.
+  return <div onKeyDown={onKeyDown} onClick={open} onAuxClick={(e) => e.button === 1 && open(e)}>{children}</div>;
 }

@@ -34,6 +34,8 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
   const [servers, setServers] = useState(initial);
   const [adding, setAdding] = useState(canAdmin && initial.length === 0);
   const [error, setError] = useState<string | null>(null);
+  // The name the add form asked for is held by a disabled entry: offer to enable that one instead.
+  const [heldDisabled, setHeldDisabled] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [form, setForm] = useState({ name: "", transport: "stdio", command: "", args: "", env: "", cwd: "", url: "", headers: "" });
 
@@ -53,6 +55,7 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
     if (!canAdmin) return;
     setBusy(true);
     setError(null);
+    setHeldDisabled(null);
     const entry =
       form.transport === "stdio"
         ? { name: form.name, transport: "stdio", command: form.command, args: form.args.split("\n").map((a) => a.trim()).filter(Boolean), env: pairs(form.env, "="), ...(form.cwd ? { cwd: form.cwd } : {}) }
@@ -61,6 +64,7 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
       const res = await fetch("/api/servers", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(entry) });
       const body = await res.json();
       if (!res.ok) {
+        if (res.status === 409 && servers.some((s) => s.name === form.name && !s.enabled)) setHeldDisabled(form.name);
         const details = body.error?.details?.map((d: { path: string; message: string }) => `${d.path} ${d.message}`).join("; ");
         throw new Error(details || body.error?.message || `HTTP ${res.status}`);
       }
@@ -80,6 +84,16 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
     setError(null);
     const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ enabled }) });
     if (!res.ok) setError((await res.json()).error?.message ?? `HTTP ${res.status}`);
+  };
+
+  const enableHeld = async (name: string) => {
+    setError(null);
+    setHeldDisabled(null);
+    const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ enabled: true }) });
+    if (!res.ok) return setError((await res.json()).error?.message ?? `HTTP ${res.status}`);
+    setAdding(false);
+    const list = await fetch("/api/servers", { cache: "no-store" });
+    if (list.ok) setServers((await list.json()).servers);
   };
 
   const remove = async (name: string) => {
@@ -165,6 +179,11 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
             <div className="flex items-center gap-2 md:col-span-2">
               <button type="submit" className={buttonClass.primary} disabled={busy}>{busy ? "Adding…" : "Add and connect"}</button>
               {error && <span role="alert" className="text-destructive">{error}</span>}
+              {heldDisabled && (
+                <button type="button" className={buttonClass.secondary} onClick={() => enableHeld(heldDisabled).catch(reportError)} data-testid="enable-held-server">
+                  Enable it
+                </button>
+              )}
             </div>
           </form>
         </Card>

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo } from "react";
 import { RotateCcw, Save, HardDriveDownload, AlertTriangle, CheckCircle2, XCircle } from "lucide-react";
+import { actorLabel } from "@/lib/auth/principal";
 import type { ConfigError, ConfigIssue } from "@/lib/config/store";
 import configSchema from "@/public/schemas/runtime-config.schema.json";
 import { formatTime } from "@/components/runs/RunTable";
@@ -44,7 +45,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
         <Badge tone="neutral" title={`Version ${server.version}: the hash of the file's text, the same on every instance`}>version {short(server.version)}</Badge>
         {server.revision && (
           <span className="text-[12px] text-muted-foreground" data-testid="config-revision" title={`Saved ${server.revision.createdAt} (${server.revision.source === "file" ? "an edit of the file" : "through the studio"})`}>
-            revision {server.revision.id} by {server.revision.author}
+            revision {server.revision.id} by {actorLabel(server.revision.author)}
           </span>
         )}
         <span className="text-[12px] text-muted-foreground" title={server.loadedAt}>read {formatTime(server.loadedAt)}</span>
@@ -172,6 +173,7 @@ function DiskErrorBanner({ error, configVersion }: { error: ConfigError; configV
       </p>
       {error.issues.length === 0 && <p className="mt-1 font-mono text-[12px]">{error.message}</p>}
       <IssueList issues={error.issues} testId="config-disk-issues" />
+      {error.kind === "not_found" && <p className="mt-1">Write a config in the editor below and Save: that creates the file (config/studio.example.jsonc is a start).</p>}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { parseToolListQuery, toolListHref } from "@/lib/tools/list-query";
 import { Badge } from "@/components/ui/Badge";
 import { AnnotationBadges } from "./AnnotationBadges";
 import { ToolIcons } from "./ToolIcons";
+import { useSlashKey } from "./slash-key";
 import type { NameCollision } from "@/lib/registry/registry";
 
 const HINT_FILTERS = [
@@ -55,6 +56,11 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
   const [query, setQuery] = useState(initial.q);
   const [source, setSource] = useState<string>(initial.source);
   const [hints, setHints] = useState<string[]>(initial.hints.filter((h) => HINT_FILTERS.some((f) => f.id === h)));
+  const searchRef = useRef<HTMLInputElement>(null);
+  useSlashKey(() => {
+    searchRef.current?.focus();
+    searchRef.current?.select();
+  });
   // Replace, not push: each keystroke is not a page of its own, and Back from a tool returns here.
   useEffect(() => {
     const href = toolListHref({ q: query, source, hints });
@@ -95,13 +101,16 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
         <label className="relative flex min-w-64 flex-1 items-center">
           <Search className="pointer-events-none absolute left-2.5 size-4 text-muted-foreground" />
           <input
+            ref={searchRef}
             type="search"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
             placeholder="Search name, title or description…"
             aria-label="Search tools"
-            className="h-8 w-full rounded-md border bg-background pl-8 pr-2 outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            aria-keyshortcuts="/"
+            className="h-8 w-full rounded-md border bg-background pl-8 pr-8 outline-none focus-visible:ring-2 focus-visible:ring-ring"
           />
+          <kbd className="pointer-events-none absolute right-2 rounded border bg-muted px-1 font-mono text-[11px] text-muted-foreground" aria-hidden>/</kbd>
         </label>
         <select value={source} onChange={(e) => setSource(e.target.value)} aria-label="Filter by source" className="h-8 rounded-md border bg-background px-2">
           <option value="all">All sources</option>

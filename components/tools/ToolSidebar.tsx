@@ -3,15 +3,9 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import { ChevronDown, Search } from "lucide-react";
+import { useSlashKey } from "./slash-key";
 
 export type SidebarTool = { name: string; title: string; source: string };
-
-/** Keys typed into a field are the field's: "/" is only a shortcut outside them (Monaco types into a textarea). */
-function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  return target instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"].includes(target.type);
-}
 
 /** A tool's page, carrying the sidebar's search (`?find=`) so it stays as the user moves between tools. */
 const toolHref = (name: string, find = "") => `/tools/${encodeURIComponent(name)}${find.trim() ? `?find=${encodeURIComponent(find.trim())}` : ""}`;
@@ -50,16 +44,10 @@ export function ToolSidebar({ tools, current }: { tools: SidebarTool[]; current:
     return q ? tools.filter((t) => [t.name, t.title, t.source].some((s) => s.toLowerCase().includes(q))) : tools;
   }, [tools, query]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || isTypingTarget(e.target)) return;
-      e.preventDefault();
-      setOpen(true);
-      setFocusRequest((n) => n + 1);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  useSlashKey(() => {
+    setOpen(true);
+    setFocusRequest((n) => n + 1);
+  });
 
   // Focus after the panel is shown (a hidden input cannot take focus on narrow screens).
   useEffect(() => {

@@ -48,7 +48,7 @@
 //   auth.sign-in, auth.sign-in-failed, auth.sign-out, auth.sign-out-everywhere
 //                  target: the email. detail: { userId, method } / { reason } (never a password).
 //   token.create, token.revoke   target: the token's name. detail: { tokenId, role, expiresAt, owner }.
-//   user.create, user.update, user.role, user.delete, user.sign-out-everywhere
+//   user.create, user.update, user.role, user.delete, user.sign-out-everywhere, user.password-change
 //                  target: the person's email. detail: { userId, from/to role, changed fields }.
 //   config.change  target: the config file (as displayed). detail: { source: "api" | "disk",
 //                  version (per-process counter of lib/config/store.ts), sha256 (of the new text),
@@ -57,6 +57,9 @@
 //   server.add     target: the MCP server's name. detail: how it is reached (transport, url or
 //                  command), never credentials.
 //   server.remove  target: the MCP server's name. detail: optional { reason }.
+//   server.enable, server.disable  target: the MCP server's name.
+//   resource.read, prompt.get  target: "<server> <uri or prompt name>". detail: { outcome, … } — a
+//                  caller read a server's resource or got its prompt (lib/servers/resources.ts, browse.ts).
 //   server.oauth.signin   target: the MCP server's name. detail: { url, refreshed? } — an admin
 //                  signed the studio in to the server (OAuth); never a token, code or verifier.
 //   server.oauth.signout  target: the MCP server's name. detail: { url, hadTokens } — its
@@ -81,7 +84,13 @@ import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 import { prismaSql, type DbTx, type Sql, type SqlClient, type TxClient } from "../db/sql";
 
-export const AUDIT_ACTIONS = ["run", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema", "resource.read", "run.input", "server.oauth.signin", "server.oauth.signout", "mcp.refused"] as const;
+/** Every action the studio writes, a closed list (the audit page's filter; lib/audit/actions.test.ts checks it against the code). */
+export const AUDIT_ACTIONS = [
+  "run", "run.input", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "server.oauth.signin", "server.oauth.signout",
+  "resource.read", "prompt.get", "mcp.refused", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema",
+  "auth.sign-in", "auth.sign-in-failed", "auth.sign-out", "auth.sign-out-everywhere",
+  "user.create", "user.update", "user.role", "user.delete", "user.sign-out-everywhere", "user.password-change", "token.create", "token.revoke",
+] as const;
 export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** prevHash of entry #1. */

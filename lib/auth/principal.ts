@@ -25,6 +25,23 @@ export interface Principal {
 export const ADMIN_TOKEN_ACTOR = "token:STUDIO_ADMIN_TOKEN";
 export const MCP_TOKEN_ACTOR = "token:STUDIO_MCP_TOKEN";
 
+/**
+ * A run's origin on REST: `ui` for a call made by the studio's own pages, `api` otherwise. A
+ * browser session is always the UI; a token may be too (a headless browser given STUDIO_ADMIN_TOKEN
+ * sends it on the pages' own fetches), which the browser tells by `Sec-Fetch-Site: same-origin`
+ * (scripts and other sites do not send it so). A label for history, not a permission.
+ */
+export function restOrigin(principal: Pick<Principal, "via">, headers: Headers): "ui" | "api" {
+  return principal.via === "session" || headers.get("sec-fetch-site") === "same-origin" ? "ui" : "api";
+}
+
+/** How pages show an actor: the environment tokens by a readable name (runs and entries store the `token:` form). */
+export function actorLabel(actor: string): string {
+  if (actor === ADMIN_TOKEN_ACTOR) return "Admin token (STUDIO_ADMIN_TOKEN)";
+  if (actor === MCP_TOKEN_ACTOR) return "MCP token (STUDIO_MCP_TOKEN)";
+  return actor;
+}
+
 /** Why a presented credential was not accepted: each answers 401 with its own message. */
 export type CredentialProblem = "invalid" | "expired" | "revoked";
 

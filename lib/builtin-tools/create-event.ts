@@ -170,7 +170,8 @@ export const createEventTool = defineTool({
         type: "string",
         title: "Start",
         format: "date-time",
-        description: "When it starts, RFC 3339 with an offset, e.g. 2026-05-04T09:30:00+02:00.",
+        // The form's date-time widget takes a local time without an offset and sends it in UTC: the help says so.
+        description: "When it starts. In the form: your local date and time (sent in UTC). Through the API: RFC 3339 with any offset, e.g. 2026-05-04T09:30:00+02:00 (startLocal keeps it).",
         examples: ["2026-05-04T09:30:00+02:00"],
       },
       durationMinutes: { type: "integer", title: "Duration (minutes)", minimum: 5, maximum: 10_080, default: 60 },

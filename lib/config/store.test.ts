@@ -3,7 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigStore, emptyConfig, parseConfigText, versionOf, type ConfigState } from "./store";
 
 const examplePath = path.resolve(__dirname, "../../config/studio.example.jsonc");
@@ -109,7 +109,7 @@ describe("ConfigStore: loading", () => {
   it("reports a missing custom path as an error with the empty config, and picks the file up once it exists", () => {
     const dir = tempDir();
     const file = path.join(dir, "custom.jsonc");
-    const store = storeAt(file);
+    const store = storeAt(file, { createFromExample: false });
     const s = store.current();
     expect(s.error).toMatchObject({ kind: "not_found", line: 0, column: 0 });
     expect(s.error?.message).toContain("file not found");
@@ -117,7 +117,7 @@ describe("ConfigStore: loading", () => {
     expect(s.configVersion).toBeNull();
     expect(s.config.agents).toEqual([]);
     expect(store.raw()).toBe("");
-    expect(() => readFileSync(file)).toThrow(); // a custom path is never created from the example
+    expect(() => readFileSync(file)).toThrow(); // not created when told not to
 
     writeFileSync(file, small(["ops"]));
     const t = store.current();
@@ -133,9 +133,19 @@ describe("ConfigStore: loading", () => {
     const old = process.env.STUDIO_CONFIG;
     try {
       process.env.STUDIO_CONFIG = file;
-      const store = storeAt(undefined);
+      const store = storeAt(undefined, { examplePath });
       expect(store.path).toBe(file);
-      expect(store.current().error?.kind).toBe("not_found"); // custom: not created from the example
+      // A configured path not made yet starts from the example, as the default path does, and says so.
+      const info = vi.spyOn(console, "info").mockImplementation(() => {});
+      try {
+        const s = store.current();
+        expect(s.error).toBeNull();
+        expect(readFileSync(file, "utf8")).toBe(exampleText);
+        expect(s.config.defaultAgent).toBe("ops");
+        expect(info.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/config: created .*from-env\.jsonc from .*studio\.example\.jsonc/));
+      } finally {
+        info.mockRestore();
+      }
       delete process.env.STUDIO_CONFIG;
       // (current() is not called here: it would create config/studio.jsonc in the checkout)
       expect(new ConfigStore().path).toBe(path.resolve(process.cwd(), "config/studio.jsonc"));
@@ -217,7 +227,7 @@ describe("ConfigStore: changes on disk", () => {
   it("falls back to polling when the directory cannot be watched (it does not exist yet)", async () => {
     const dir = path.join(tempDir(), "later");
     const file = path.join(dir, "studio.jsonc");
-    const store = storeAt(file);
+    const store = storeAt(file, { createFromExample: false });
     expect(store.current().error?.kind).toBe("not_found");
     const next = nextState(store, (s) => s.error === null, 2000);
     // Later than the check made right after subscribing, so only the poll can see it.
@@ -365,7 +375,7 @@ describe("ConfigStore: save", () => {
   it("creates a missing custom file on save", () => {
     const dir = tempDir();
     const file = path.join(dir, "sub", "new.jsonc");
-    const store = storeAt(file);
+    const store = storeAt(file, { createFromExample: false });
     expect(store.current().error?.kind).toBe("not_found");
     const r = store.save(small(["mike"]), { expectedVersion: store.current().version });
     expect(r.ok && r.state.error).toBeNull();

@@ -58,9 +58,9 @@ export type ConfigListener = (state: ConfigState) => void;
 
 export interface ConfigStoreOptions {
   /**
-   * Copy `examplePath` to the file when it does not exist on first access. Defaults to true only
-   * for the default path (no constructor path and no STUDIO_CONFIG); a custom path that is missing
-   * is an error instead.
+   * Copy `examplePath` to the file when it does not exist on first access (logged), whatever the
+   * path: a STUDIO_CONFIG naming a file not made yet starts from the example too, as the default
+   * path does. Default true; false makes a missing file an error (not_found) until it appears.
    */
   createFromExample?: boolean;
   /** Defaults to `<cwd>/config/studio.example.jsonc`. */
@@ -135,7 +135,7 @@ export class ConfigStore {
   constructor(filePath?: string, opts: ConfigStoreOptions = {}) {
     const custom = filePath ?? process.env.STUDIO_CONFIG;
     this.path = custom ? path.resolve(/*turbopackIgnore: true*/ process.cwd(), custom) : defaultConfigPath();
-    this.createFromExample = opts.createFromExample ?? !custom;
+    this.createFromExample = opts.createFromExample ?? true;
     this.examplePath = opts.examplePath ?? defaultExamplePath();
     this.debounceMs = opts.debounceMs ?? 50;
     this.state = Object.freeze({ config: emptyConfig(), version: versionOf(""), loadedAt: new Date().toISOString(), error: null, configVersion: null, path: this.path });

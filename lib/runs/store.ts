@@ -350,7 +350,7 @@ export class RunStore {
         if (!row) throw err;
         return row;
       }
-    }, also);
+    }, also).then(logDetail(o));
   }
 
   /** The run an actor's Idempotency-Key names, if any (whatever its age: the caller decides what is still honoured). */
@@ -366,7 +366,7 @@ export class RunStore {
 
   /** A run that never started (e.g. invalid arguments): one write with its final state. */
   async record(r: RunStart, o: RunOutcome): Promise<Run> {
-    return this.final(async (sql) => (await insertRun(sql, r, o, ""))!);
+    return this.final(async (sql) => (await insertRun(sql, r, o, ""))!).then(logDetail(o));
   }
 
   async get(id: string): Promise<Run | null> {
@@ -648,3 +648,9 @@ function looseScan(column: FacetColumn): Prisma.Sql {
     SELECT (SELECT ${c} FROM runs WHERE ${c} > d.v ORDER BY ${c} LIMIT 1) FROM ${Prisma.raw(`"d_${column}"`)} d WHERE d.v IS NOT NULL
   )`;
 }
+
+/** The operator-only detail reaches the log once its run is stored (one line, with the run id): no caller ever sees it. */
+const logDetail = (o: RunOutcome) => (run: Run): Run => {
+  if (o.error?.detail) console.error(`[tool-studio] run ${run.id} ended ${o.status} (${o.error.kind}): ${o.error.detail.replace(/\s+/g, " ").slice(0, 2000)}`);
+  return run;
+};

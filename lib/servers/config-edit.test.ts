@@ -27,5 +27,9 @@ describe("server edits of the config text", () => {
     const added = addServerToConfigText("{\n  \"agents\": []\n}\n", { name: "b", transport: "stdio", command: "y" });
     expect(parse(added).mcpServers).toEqual([{ name: "b", transport: "stdio", command: "y" }]);
     expect(() => addServerToConfigText(text, { name: "a" })).toThrow(/already in the config/);
+    // A disabled entry holding the name: the refusal says how to enable it instead.
+    const held = addServerToConfigText("{}", { name: "off", transport: "stdio", command: "y", enabled: false });
+    expect(() => addServerToConfigText(held, { name: "off" })).toThrow('already in the config, disabled: enable it (PATCH /api/servers/off {"enabled": true}');
+    expect(() => addServerToConfigText(text, { name: "a" })).not.toThrow(/disabled/);
   });
 });

@@ -9,6 +9,8 @@ import { formatTime } from "@/components/runs/RunTable";
 import { formatDuration, StatusBadge } from "@/components/runs/StatusBadge";
 import { RunAgainButton } from "@/components/runs/RunAgainButton";
 import { Card } from "@/components/ui/Card";
+import { scrollRegion } from "@/components/ui/scroll-region";
+import { actorLabel } from "@/lib/auth/principal";
 import { buttonClass } from "@/components/ui/button-styles";
 import { allowRole, allowRun } from "@/components/ui/permission";
 import { pageDoor } from "@/app/_auth/door";
@@ -25,6 +27,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const studio = await getStudio();
   const run = await studio.runs.get(id);
   if (!run) notFound();
+  // Why the tool crashed (a stack, a server's raw answer): for admins only, never callers or models.
+  const detail = principal.role === "admin" && run.error ? await studio.runs.getErrorDetail(run.id) : null;
   const tool = await studio.registry.get(run.tool);
   const registered = Boolean(tool);
   // Run again: the runner role, and whatever the tool's run policy asks (the server checks both).
@@ -39,7 +43,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
     ["Duration", formatDuration(run.durationMs)],
     ["Timeout", formatDuration(run.timeoutMs)],
     ["Origin", run.origin + (run.clientName ? ` (${run.clientName})` : "")],
-    ["Actor", run.actor],
+    ["Actor", actorLabel(run.actor)],
     ["Agent", run.agent ?? "—"],
     ["Replay of", run.replayOf ? <Link className="font-mono text-primary hover:underline" href={`/runs/${run.replayOf}`}>{run.replayOf.slice(0, 8)}</Link> : "—"],
     ...(run.retryOf
@@ -67,6 +71,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <div className="space-y-4">
           <Card title="Arguments"><JsonView value={run.arguments} label="Arguments" /></Card>
           <Card title="Outcome"><RunOutput run={run} showLink={false} readAccess={allowRole(principal.role, "runner", "read resources through a server")} /></Card>
+          {detail && (
+            <Card title="Operator detail" actions={<span className="text-[12px] text-muted-foreground">Admins only: callers and models never see it</span>}>
+              <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-words font-mono text-[12px]" data-testid="operator-detail" {...scrollRegion("Operator detail")}>{detail}</pre>
+            </Card>
+          )}
         </div>
         <Card title="Details" className="self-start">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5">

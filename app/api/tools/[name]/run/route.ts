@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { restOrigin } from "@/lib/auth/principal";
 import { MAX_TIMEOUT_MS } from "@/lib/execution/execute";
 import { MAX_PRIORITY, MIN_PRIORITY } from "@/lib/queue/run-queue";
 import { errorResponse, inputError, parseWith, readJsonChecked, toErrorResponse } from "@/lib/http/http";
@@ -32,7 +33,7 @@ const RunBody = z.strictObject({
  * `started`, `progress`, `input` / `input_resolved` (a server's request for input and its end) and a final `run` event, so the UI can show progress and cancel. With
  * `"mode": "async"` the checked call is queued and answered 202 with the `queued` run at once
  * (`Location: /api/runs/{id}`, to poll); a refused call is answered as in sync mode.
- * The origin is the server's: `ui` for a signed-in browser session, `api` for a token.
+ * The origin is the server's (restOrigin): `ui` for a browser session or the studio's own pages, `api` for a token.
  */
 export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", async (req, { params, principal }) => {
   const { name } = params;
@@ -54,7 +55,7 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
     inputProblems: inArgs.length ? inArgs.map((p) => ({ path: p.path.replace(/^\/arguments/, ""), message: p.message })) : undefined,
     timeoutMs: body.timeoutMs,
     replayOf: body.replayOf,
-    origin: principal.via === "session" ? "ui" : "api",
+    origin: restOrigin(principal, req.headers),
     actor: principal.actor,
     actorId: principal.userId,
     tokenId: principal.tokenId,
