@@ -1,7 +1,7 @@
 import type { ZodType } from "zod";
 import { isErrorNamed, isToolError, type ErrorKind, type FieldError } from "../tools/errors";
 import { inspectJson, type InputProblem } from "./input";
-import { isDatabaseUnavailable } from "../db/faults";
+import { databaseInputRefusal, isDatabaseUnavailable } from "../db/faults";
 
 /** Request bodies above this are refused before they are read in full. */
 export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024;
@@ -40,9 +40,17 @@ export function toErrorResponse(err: unknown): Response {
     const e = err as Error & { status: number; kind: ApiErrorKind };
     return errorResponse(e.status, e.kind, e.message);
   }
+  // An audit entry refused for its text (lib/audit/log.ts limits): a value of the request was past the limit it names.
+  if (isErrorNamed(err, "AuditInputError")) return errorResponse(400, "bad_request", (err as Error).message);
   if (isToolError(err)) {
     const status = err.kind === "not_found" ? 404 : err.kind === "invalid_args" ? 400 : 500;
     return errorResponse(status, err.kind, err.message, err.fields);
+  }
+  const refused = databaseInputRefusal(err);
+  if (refused) {
+    // A check at the boundary is missing (it would have named the field and its limit): said in the log, answered as the input's fault.
+    console.warn(`[tool-studio] the database refused a value of a request (SQLSTATE ${refused.code}): ${refused.detail}`);
+    return errorResponse(400, "bad_request", `A value of this request ${refused.reason} (PostgreSQL ${refused.code}: ${refused.detail}).`);
   }
   if (isDatabaseUnavailable(err)) {
     const res = errorResponse(503, "unavailable", "The database is unreachable right now; try again shortly.");
@@ -67,8 +75,11 @@ export async function readJson<T>(req: Request, schema: ZodType<T>): Promise<T> 
  */
 export async function readJsonChecked(req: Request): Promise<{ data: unknown; problems: InputProblem[] }> {
   const declared = Number(req.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
   const reader = req.body?.getReader();
+  if (declared > MAX_BODY_BYTES) {
+    await discardBody(reader, 0);
+    throw tooLarge();
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (reader) {
@@ -77,7 +88,7 @@ export async function readJsonChecked(req: Request): Promise<{ data: unknown; pr
       if (done) break;
       size += value.byteLength;
       if (size > MAX_BODY_BYTES) {
-        await reader.cancel();
+        await discardBody(reader, size);
         throw tooLarge();
       }
       chunks.push(value);
@@ -95,6 +106,13 @@ export async function readJsonChecked(req: Request): Promise<{ data: unknown; pr
   return { data, problems: inspectJson(data) };
 }
 
+/** A 413 for a body declared over the limit, answered once the body is read and dropped (see discardBody); null for any other. */
+export async function declaredTooLarge(req: Request): Promise<Response | null> {
+  if (!(Number(req.headers.get("content-length")) > MAX_BODY_BYTES)) return null;
+  await discardBody(req.body?.getReader(), 0);
+  return toErrorResponse(tooLarge());
+}
+
 /** Input the studio cannot take as it is: 400 naming each path. */
 export function inputError(problems: InputProblem[]): HttpError {
   return new HttpError(400, "bad_request", `Invalid request body: ${problems.map((p) => `${p.path || "(root)"} ${p.message}`).join("; ")}`, problems);
@@ -108,6 +126,28 @@ export function parseWith<T>(schema: ZodType<T>, data: unknown, what: string): T
     message: i.message,
   }));
   throw new HttpError(400, "bad_request", `Invalid ${what}: ${details.map((d) => `${d.path || "(root)"} ${d.message}`).join("; ")}`, details);
+}
+
+/**
+ * How much of a body over the limit is read (and dropped) so that its 413 reaches the client.
+ * Closing the connection while a client is still sending makes its next write fail (EPIPE) or
+ * its kernel discard the answer on the reset, so the client never reads why: the rest is read
+ * first, as Node's and nginx's lingering close do. A body past this bound is cut off.
+ */
+export const DISCARD_BODY_BYTES = Math.max(64 * 1024 * 1024, 4 * MAX_BODY_BYTES);
+
+async function discardBody(reader: ReadableStreamDefaultReader<Uint8Array> | undefined, seen: number): Promise<void> {
+  if (!reader) return;
+  try {
+    for (let size = seen; size <= DISCARD_BODY_BYTES; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away meanwhile: nobody is left to read the answer.
+  }
 }
 
 function tooLarge(): HttpError {

@@ -1,4 +1,4 @@
-import { errorResponse, MAX_BODY_BYTES } from "@/lib/http/http";
+import { declaredTooLarge } from "@/lib/http/http";
 import { handleMcpRequest } from "@/lib/mcp-server/server";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
@@ -9,12 +9,7 @@ import { getStudio } from "@/lib/studio/studio";
 export const dynamic = "force-dynamic";
 
 const serve = (method: "GET" | "POST" | "DELETE") =>
-  guarded("/api/mcp", method, (req, { principal }) => {
-    if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) {
-      return errorResponse(413, "payload_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (STUDIO_MAX_BODY_BYTES).`);
-    }
-    return handleMcpRequest(req, { studio: getStudio }, principal);
-  });
+  guarded("/api/mcp", method, async (req, { principal }) => (await declaredTooLarge(req)) ?? handleMcpRequest(req, { studio: getStudio }, principal));
 
 export const GET = serve("GET");
 export const POST = serve("POST");
