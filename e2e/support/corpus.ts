@@ -833,7 +833,7 @@ function oversizedCases(): Case[] {
       const how = chunked ? "chunked" : "with content-length";
       out.push({ method: "POST", path: "/api/tools/add/run", route: route("/api/tools/[name]/run"), label: `body of ${mb} MB ${how}`, body, chunked, expectStatus: 413 });
       out.push({ method: "POST", path: "/api/tools/add/presets", route: route("/api/tools/[name]/presets"), label: `body of ${mb} MB ${how}`, body, chunked, expectStatus: 413 });
-      if (!chunked) out.push({ method: "POST", path: "/api/mcp", route: route("/api/mcp"), label: `mcp body of ${mb} MB ${how}`, body, headers: MCP_HEADERS, expectStatus: 413 });
+      out.push({ method: "POST", path: "/api/mcp", route: route("/api/mcp"), label: `mcp body of ${mb} MB ${how}`, body, chunked, headers: MCP_HEADERS, expectStatus: 413 });
     }
   }
   // Refused by the door before any handler reads the body (no credentials): the 401 is read as well.

@@ -74,6 +74,23 @@ export async function readJson<T>(req: Request, schema: ZodType<T>): Promise<T> 
  * which still captures a run whose arguments cannot be stored as sent.
  */
 export async function readJsonChecked(req: Request): Promise<{ data: unknown; problems: InputProblem[] }> {
+  const text = Buffer.from(await readBody(req)).toString("utf8");
+  let data: unknown = {};
+  if (text.trim()) {
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new HttpError(400, "bad_request", `The request body is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  return { data, problems: inspectJson(data) };
+}
+
+/**
+ * The body's bytes, at most MAX_BODY_BYTES (checked on the declared length and while streaming).
+ * Over the limit: 413, once the body is read and dropped (see discardBody).
+ */
+export async function readBody(req: Request): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length"));
   const reader = req.body?.getReader();
   if (declared > MAX_BODY_BYTES) {
@@ -94,23 +111,7 @@ export async function readJsonChecked(req: Request): Promise<{ data: unknown; pr
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  let data: unknown = {};
-  if (text.trim()) {
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      throw new HttpError(400, "bad_request", `The request body is not valid JSON: ${(err as Error).message}`);
-    }
-  }
-  return { data, problems: inspectJson(data) };
-}
-
-/** A 413 for a body declared over the limit, answered once the body is read and dropped (see discardBody); null for any other. */
-export async function declaredTooLarge(req: Request): Promise<Response | null> {
-  if (!(Number(req.headers.get("content-length")) > MAX_BODY_BYTES)) return null;
-  await discardBody(req.body?.getReader(), 0);
-  return toErrorResponse(tooLarge());
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /** Input the studio cannot take as it is: 400 naming each path. */
