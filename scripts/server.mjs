@@ -157,8 +157,10 @@ async function direct(req, res, fn, params, opts) {
   }
   if (!request) return void handle(req, res); // a Host Next can make sense of, or refuse, in its own words
   const response = await fn(request, { params: Promise.resolve(params) });
+  // Answered before its body ended (a refused caller): the rest is read first, since a client that
+  // asked for `Connection: close` has its socket closed once the answer is out.
+  if (!req.complete) await discardRest(req);
   await send(req, res, response, opts);
-  if (!req.complete) discardRest(req);
 }
 
 /** The most of a body a handler left unread (a refused caller, a body over the limit) that is read and dropped: as lib/http/http.ts DISCARD_BODY_BYTES. */
@@ -171,13 +173,17 @@ const DISCARD_UP_TO = Math.max(64 * 1024 * 1024, 4 * (Number(process.env.STUDIO_
  * stays paused, so the rest is read here and dropped, up to a bound, as a lingering close does.
  */
 function discardRest(req) {
-  let left = DISCARD_UP_TO;
-  req.removeAllListeners("data");
-  req.on("data", (chunk) => {
-    left -= chunk.length;
-    if (left < 0) req.destroy();
+  return new Promise((resolve) => {
+    let left = DISCARD_UP_TO;
+    req.removeAllListeners("data");
+    req.on("data", (chunk) => {
+      left -= chunk.length;
+      if (left < 0) req.destroy();
+    });
+    req.once("end", resolve);
+    req.once("close", resolve);
+    req.resume();
   });
-  req.resume();
 }
 
 function fail(res, err) {
