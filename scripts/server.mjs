@@ -158,7 +158,33 @@ async function direct(req, res, fn, params, opts) {
   }
   if (!request) return void handle(req, res); // a Host Next can make sense of, or refuse, in its own words
   const response = await fn(request, { params: Promise.resolve(params) });
+  // Answered before its body ended (a refused caller): the rest is read first, since a client that
+  // asked for `Connection: close` has its socket closed once the answer is out.
+  if (!req.complete) await discardRest(req);
   await send(req, res, response, opts);
+}
+
+/** The most of a body a handler left unread (a refused caller, a body over the limit) that is read and dropped: as lib/http/http.ts DISCARD_BODY_BYTES. */
+const DISCARD_UP_TO = Math.max(64 * 1024 * 1024, 4 * (Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024));
+
+/**
+ * A client still sending when its answer went out must be able to read that answer: closing (or
+ * leaving paused) a connection it is writing to ends in EPIPE, or a reset that discards the
+ * answer. Node drains a body nobody touched by itself; one behind a web stream (Readable.toWeb)
+ * stays paused, so the rest is read here and dropped, up to a bound, as a lingering close does.
+ */
+function discardRest(req) {
+  return new Promise((resolve) => {
+    let left = DISCARD_UP_TO;
+    req.removeAllListeners("data");
+    req.on("data", (chunk) => {
+      left -= chunk.length;
+      if (left < 0) req.destroy();
+    });
+    req.once("end", resolve);
+    req.once("close", resolve);
+    req.resume();
+  });
 }
 
 function fail(res, err) {

@@ -36,6 +36,11 @@ export interface Case {
    * its 16 KiB header limit, a raw non-ASCII byte in the path): a bare 4xx, no JSON to check.
    */
   transport?: boolean;
+  /**
+   * Sent to a real tool (a run or an MCP tools/call) with arguments lib/http/input.ts refuses: the
+   * tool never runs, a `rejected` run is stored. Checked by buildCorpus before a case is kept.
+   */
+  rejectedRun?: boolean;
 }
 
 export interface Answer {
@@ -697,14 +702,181 @@ function mcpCases(): Case[] {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Input that reaches the database: bad keys at any depth on real tools, values past what an index
+// holds, cursors the studio never gave out, bodies far over the limit (issue 37, item 2)
+
+/** Real built-in tools: a run of them with bad arguments is stored `rejected`, without running. */
+const REAL_TOOLS = ["add", "json_query", "send_message", "create_event"];
+/** Text PostgreSQL cannot store, as JSON escapes: NUL and lone surrogates, alone or in words. */
+const UNSTORABLE = ["\\u0000", "\\ud800", "\\udfff", "a\\u0000b", "\\udc00\\ud800", "x\\ud83d", "\\ude00y"];
+
+/** `{"k0": [ {"k2": … {<key>: 1} } ] }`: the bad key `depth` levels down, through objects and arrays. */
+function keyAtDepth(key: string, depth: number, arrays: boolean): string {
+  let inner = `{"${key}":1}`;
+  for (let i = depth - 1; i >= 0; i--) inner = arrays && i % 2 ? `[${inner}]` : `{"k${i}":${inner}}`;
+  return inner;
+}
+
+/** Arguments lib/http/input.ts refuses, as raw JSON: a key it cannot store at some depth, or nesting past any stack. */
+function* refusedArguments(): Generator<[string, string]> {
+  for (const key of UNSTORABLE) {
+    for (const depth of [0, 1, 2, 7, 30, 63]) {
+      yield [`key "${key}" at depth ${depth}`, keyAtDepth(key, depth, false)];
+      if (depth >= 2) yield [`key "${key}" at depth ${depth} through arrays`, keyAtDepth(key, depth, true)];
+    }
+    yield [`key "${key}" beside good keys`, `{"a":1,"${key}":2,"b":{"c":3}}`];
+    yield [`value "${key}" under key "${key}"`, `{"${key}":"${key}"}`];
+  }
+  for (const n of [65, 1000, 50_000]) {
+    yield [`objects nested ${n} deep`, `{"a":${deepObject(n)}}`];
+    yield [`arrays nested ${n} deep`, `{"a":${deepArray(n)}}`];
+  }
+}
+
+const runArgs = (args: string) => `{"arguments":${args}}`;
+const MODERN_META = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"corpus","version":"1"}}`;
+
+function storedCases(): Case[] {
+  const out: Case[] = [];
+  const run = route("/api/tools/[name]/run");
+  const mcp = route("/api/mcp");
+  const all = [...refusedArguments()];
+  all.forEach(([label, args], i) => {
+    const tool = REAL_TOOLS[i % REAL_TOOLS.length]!;
+    out.push({ method: "POST", path: `/api/tools/${tool}/run`, route: run, label: `run ${tool}: ${label}`, body: runArgs(args), expectStatus: 400, rejectedRun: true });
+    // Through /api/mcp, in both eras: a tool result flagged isError (the rejected run), never an exception.
+    const params = (meta: boolean) => `{"name":"${tool}","arguments":${args}${meta ? `,${MODERN_META}` : ""}}`;
+    const modern = { ...MCP_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": tool };
+    if (i % 2 === 0) out.push({ method: "POST", path: "/api/mcp", route: mcp, label: `mcp tools/call ${tool} (2026-07-28): ${label}`, body: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":${params(true)}}`, headers: modern, rejectedRun: true });
+    else out.push({ method: "POST", path: "/api/mcp", route: mcp, label: `mcp tools/call ${tool} (2025, no session): ${label}`, body: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":${params(false)}}`, headers: MCP_HEADERS, rejectedRun: true });
+  });
+  return out;
+}
+
+/** Text that does not compress: PostgreSQL compresses what it indexes, so a run of one letter fits any index. */
+function incompressible(n: number, seed: number): string {
+  let x = seed * 2654435761 + 1;
+  let out = "";
+  while (out.length < n) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out += x.toString(36);
+  }
+  return out.slice(0, n);
+}
+
+/** Routes that write a value into an indexed text column (runs' actor and tool, presets, audit entries), or read by one. */
+const INDEXED_FIELD_ROUTES: { method: Method; path: string; pattern: string; body: (v: string) => string; expectStatus?: number }[] = [
+  { method: "POST", path: "/api/tools/add/presets", pattern: "/api/tools/[name]/presets", body: (v) => JSON.stringify({ name: v, arguments: {} }), expectStatus: 400 },
+  { method: "POST", path: "/api/tools/add/presets", pattern: "/api/tools/[name]/presets", body: (v) => JSON.stringify({ name: "corpus", arguments: {}, agent: v }), expectStatus: 400 },
+  { method: "POST", path: "/api/tools/add/run", pattern: "/api/tools/[name]/run", body: (v) => JSON.stringify({ arguments: { a: 1 }, agent: v }), expectStatus: 400 },
+  { method: "POST", path: "/api/tools/param-options", pattern: "/api/tools/param-options", body: (v) => JSON.stringify({ domain: v, agent: v, args: {} }) },
+  { method: "POST", path: "/api/triggers/match", pattern: "/api/triggers/match", body: (v) => JSON.stringify({ message: v }) },
+];
+/** Filters over indexed columns: [route, parameter]. */
+const INDEXED_QUERIES: [string, string][] = ["/api/runs actor", "/api/runs tool", "/api/runs source", "/api/runs/stats tool", "/api/audit actor", "/api/audit target", "/api/audit action"].map((s) => s.split(" ") as [string, string]);
+
+function longValueCases(): Case[] {
+  const out: Case[] = [];
+  const sizes = [2_705, 8_192, 12_000, 100_000, 900_000];
+  for (const r of INDEXED_FIELD_ROUTES) {
+    sizes.forEach((n, i) => {
+      out.push({ method: r.method, path: r.path, route: route(r.pattern), label: `indexed field: ${n} characters that do not compress`, body: r.body(incompressible(n, i + 1)), expectStatus: r.expectStatus });
+    });
+  }
+  for (const [path, param] of INDEXED_QUERIES) {
+    // A query string stays under Node's 16 KiB request line.
+    for (const n of [2_705, 8_192, 15_000]) out.push({ method: "GET", path: `${path}?${param}=${incompressible(n, n)}`, route: route(path), label: `query ${param} of ${n} characters that do not compress` });
+  }
+  // better-auth keys its (database) rate limit by address and path: a path of many 490-character segments.
+  const auth = route("/api/auth/[...all]");
+  for (const segments of [6, 17, 28]) {
+    const path = Array.from({ length: segments }, (_, i) => incompressible(490, 100 + i)).join("/");
+    for (const prefix of ["sign-in/email", "callback", "get-session"]) {
+      out.push({ method: prefix === "sign-in/email" ? "POST" : "GET", path: `/api/auth/${prefix}/${path}`, route: auth, label: `auth path of ${segments} segments of 490 characters`, body: prefix === "sign-in/email" ? "{}" : undefined });
+    }
+  }
+  return out;
+}
+
+/** Cursors the studio never gave out: each listing's own form, with dates PostgreSQL cannot hold, other keys, other encodings. */
+function cursorCases(): Case[] {
+  const b64 = (t: string) => Buffer.from(t).toString("base64url");
+  const years = ["-271821-04-20", "-000001-01-01", "0000-01-01", "+010000-01-01", "+275760-09-13", "2024-02-30", "2023-02-29"];
+  // Keys of neither listing's form (a lower-case uuid is a run's, a number an audit entry's: both well-formed).
+  const keys = [NO_RUN.toUpperCase(), "-".repeat(36), "0", "01", "9".repeat(19), "", `${NO_RUN}x`];
+  const forged: [string, string][] = [];
+  for (const y of years) for (const k of [NO_RUN, "1"]) forged.push([`${y} | ${k.slice(0, 8)}`, b64(`${y}T00:00:00.000Z|${k}`)]);
+  for (const k of keys) forged.push([`2024 | key ${JSON.stringify(k.slice(0, 12))}`, b64(`2024-01-01T00:00:00.000Z|${k}`)]);
+  forged.push(["three parts", b64(`2024-01-01T00:00:00.000Z|1|2`)], ["padded", `${b64("2024-01-01T00:00:00.000Z|1")}==`], ["trailing bits", `${b64("2024-01-01T00:00:00.000Z|1")}B`]);
+  forged.push(["tools cursor at 0", b64(JSON.stringify([0, "add"]))], ["tools cursor of a float", b64(JSON.stringify([1.5, "add"]))], ["tools cursor with spaces", b64(JSON.stringify([1, "add"], null, 1))]);
+  const out: Case[] = [];
+  for (const [path, pattern, extra] of [
+    ["/api/runs", "/api/runs", ""],
+    ["/api/audit", "/api/audit", ""],
+    ["/api/tools", "/api/tools", "&limit=1"],
+  ] as const) {
+    for (const [label, c] of forged) out.push({ method: "GET", path: `${path}?cursor=${c}${extra}`, route: route(pattern), label: `cursor ${label}`, expectStatus: 400 });
+  }
+  for (const [label, c] of forged.filter((_, i) => i % 3 === 0)) {
+    for (const page of ["/runs", "/audit"]) out.push({ method: "GET", path: `${page}?cursor=${c}`, route: route(page), label: `page cursor ${label}` });
+  }
+  return out;
+}
+
+/** Bodies far over the limit, declared or chunked: answered 413, and the answer read whole while the client still sends. */
+function oversizedCases(): Case[] {
+  const out: Case[] = [];
+  for (const mb of [1.5, 4, 10]) {
+    const body = overLimit(Math.round(mb * ONE_MIB));
+    for (const chunked of [false, true]) {
+      const how = chunked ? "chunked" : "with content-length";
+      out.push({ method: "POST", path: "/api/tools/add/run", route: route("/api/tools/[name]/run"), label: `body of ${mb} MB ${how}`, body, chunked, expectStatus: 413 });
+      out.push({ method: "POST", path: "/api/tools/add/presets", route: route("/api/tools/[name]/presets"), label: `body of ${mb} MB ${how}`, body, chunked, expectStatus: 413 });
+      out.push({ method: "POST", path: "/api/mcp", route: route("/api/mcp"), label: `mcp body of ${mb} MB ${how}`, body, chunked, headers: MCP_HEADERS, expectStatus: 413 });
+    }
+  }
+  // Refused by the door before any handler reads the body (no credentials): the 401 is read as well.
+  const big = overLimit(10 * ONE_MIB);
+  for (const [path, pattern] of [
+    ["/api/tools/add/run", "/api/tools/[name]/run"],
+    ["/api/tools/add/presets", "/api/tools/[name]/presets"],
+    ["/api/mcp", "/api/mcp"],
+    ["/api/runs/purge", "/api/runs/purge"],
+  ] as const) {
+    for (const chunked of [false, true]) {
+      out.push({ method: "POST", path, route: route(pattern), label: `body of 10 MB ${chunked ? "chunked" : "with content-length"}, no credentials`, body: big, chunked, headers: { ...(pattern === "/api/mcp" ? MCP_HEADERS : {}), authorization: null }, expectStatus: 401, mustRefuse: true });
+    }
+  }
+  return out;
+}
+
 /** The whole corpus. */
 export function buildCorpus(): Case[] {
-  const cases = [...pathCases(), ...queryCases(), ...bodyCases(), ...mcpCases()];
+  const cases = [...pathCases(), ...queryCases(), ...bodyCases(), ...mcpCases(), ...storedCases(), ...longValueCases(), ...cursorCases(), ...oversizedCases()];
   for (const c of cases) {
-    if (/^\/api\/tools\/[^/]*\/run$/.test(c.path) && c.method === "POST" && c.path.includes("/add/")) throw new Error(`a corpus case would run a real tool: ${c.label}`);
-    if (c.route.pattern === "/api/mcp" && typeof c.body === "string" && c.body.includes("tools/call")) throw new Error(`a corpus case would call a tool over MCP: ${c.label}`);
+    const realRun = /^\/api\/tools\/[^/]*\/run$/.test(c.path) && c.method === "POST" && REAL_TOOLS.some((t) => c.path === `/api/tools/${t}/run`);
+    const mcpCall = c.route.pattern === "/api/mcp" && typeof c.body === "string" && c.body.includes("tools/call");
+    if ((realRun || mcpCall) && !surelyRejected(c)) throw new Error(`a corpus case would run a real tool: ${c.label}`);
   }
   return cases;
+}
+
+/** A case sent to a real tool whose arguments lib/http/input.ts refuses, or whose body is refused before any run. */
+function surelyRejected(c: Case): boolean {
+  // Refused before any handler: too large, or sent without credentials.
+  if (c.expectStatus === 413 || (c.expectStatus === 401 && c.headers?.authorization === null)) return true;
+  if (typeof c.body !== "string") return false;
+  let data: { arguments?: unknown; params?: { arguments?: unknown }; agent?: unknown };
+  try {
+    data = JSON.parse(c.body);
+  } catch {
+    return false;
+  }
+  // An agent past the run route's 200-character limit: refused before the run.
+  if (typeof data.agent === "string" && data.agent.length > 200) return true;
+  const args = c.route.pattern === "/api/mcp" ? data.params?.arguments : data.arguments;
+  return c.rejectedRun === true && inspectJson(args).length > 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -743,8 +915,9 @@ export function send(base: URL, c: Case, defaults: Record<string, string>, timeo
       const status = res.statusCode ?? 0;
       const contentType = String(res.headers["content-type"] ?? "");
       const headers = res.rawHeaders;
-      // Streams (config events, an MCP stream) answer with their status: that is all we need.
-      if (contentType.includes("text/event-stream") || contentType.includes("ndjson")) {
+      // Streams (config events, an MCP stream) answer with their status: that is all we need,
+      // except from a tools/call, whose one message (then the end) is what is checked.
+      if ((contentType.includes("text/event-stream") || contentType.includes("ndjson")) && !(c.rejectedRun && c.route.pattern === "/api/mcp")) {
         res.destroy();
         req.destroy();
         done({ status, contentType, headers, body: "" });
@@ -804,6 +977,25 @@ export function shapeProblem(c: Case, a: Answer): string | null {
   // The MCP endpoint speaks JSON-RPC: `{jsonrpc: "2.0", error: {code, message}, id}`.
   if (c.route.pattern === "/api/mcp" && o.jsonrpc === "2.0" && typeof e.code === "number" && typeof e.message === "string" && e.message.trim()) return null;
   return "the 4xx answer lacks the error shape {error: {kind, message}}";
+}
+
+/**
+ * Why the answer to a tools/call with refused arguments is not the studio's refusal, or null: it
+ * must be a JSON-RPC answer, a tool result flagged isError (the rejected run) or an error other
+ * than "internal".
+ */
+export function mcpCallProblem(a: Answer): string | null {
+  const text = a.contentType.includes("text/event-stream") ? (a.body.split("\n").find((l) => l.startsWith("data: "))?.slice(6) ?? "") : a.body;
+  let j: { jsonrpc?: unknown; result?: { isError?: unknown }; error?: { code?: unknown } };
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return "the answer to tools/call is not one JSON-RPC message";
+  }
+  if (j.jsonrpc !== "2.0") return "the answer to tools/call is not JSON-RPC";
+  if (j.result?.isError === true) return null;
+  if (j.error && typeof j.error.code === "number" && j.error.code !== -32603) return null;
+  return `tools/call with refused arguments was not refused: ${text.slice(0, 200)}`;
 }
 
 /** A short description of a body for the report. */

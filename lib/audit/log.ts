@@ -83,6 +83,7 @@
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 import { prismaSql, type DbTx, type Sql, type SqlClient, type TxClient } from "../db/sql";
+import { encodeKeyset, decodeKeyset } from "../http/cursor";
 
 /** Every action the studio writes, a closed list (the audit page's filter; lib/audit/actions.test.ts checks it against the code). */
 export const AUDIT_ACTIONS = [
@@ -210,16 +211,13 @@ export function entryHash(f: HashedFields): string {
 
 /** Keyset cursor of `list`: the (at, seq) of the last entry of a page. */
 export function encodeAuditCursor(e: { at: Date; seq: bigint | number }): string {
-  return Buffer.from(`${e.at.toISOString()}|${e.seq}`).toString("base64url");
+  return encodeKeyset(e.at, String(e.seq));
 }
 
 export function decodeAuditCursor(cursor: string): { at: Date; seq: bigint } {
-  const [iso, seq, extra] = Buffer.from(cursor, "base64url").toString().split("|");
-  const at = new Date(iso ?? "");
-  if (extra !== undefined || !seq || !/^[1-9][0-9]{0,17}$/.test(seq) || Number.isNaN(at.getTime())) {
-    throw new AuditCursorError("cursor is not one this API returned");
-  }
-  return { at, seq: BigInt(seq) };
+  const c = decodeKeyset(cursor, /^[1-9][0-9]{0,17}$/);
+  if (!c) throw new AuditCursorError("cursor is not one this API returned");
+  return { at: c.at, seq: BigInt(c.key) };
 }
 
 type Row = Prisma.AuditEntryGetPayload<object>;

@@ -13,6 +13,7 @@ import { holdRun, trackRun } from "./active-runs";
 import { isKeyTaken, priorRun } from "./idempotency";
 import { openInput, type InputEvent, type InputRelay } from "./pending-input";
 import { isDatabaseUnavailable } from "../db/faults";
+import { inspectJson, storableCopy } from "../http/input";
 import type { DomainService } from "../domains/service";
 import type { FieldError } from "../tools/errors";
 import { describeRule, needsConfirmation, requiredRunRole } from "../auth/policy";
@@ -38,6 +39,8 @@ export interface ExecuteRequest {
   /**
    * The arguments as sent could not be stored (U+0000, invalid Unicode, past the limits): the
    * run is rejected at once, its arguments (already made storable by the caller) kept as a record.
+   * Unset: the arguments were not inspected, and are here (an MCP client's tools/call); `[]`: the
+   * caller inspected them (lib/http/input.ts) and found nothing.
    */
   inputProblems?: FieldError[];
   /** Destructive tools need `confirmed` (the HTTP API, the UI, and /api/mcp through elicitation). */
@@ -311,12 +314,13 @@ async function prepare(deps: ExecuteDeps, req: ExecuteRequest): Promise<Prepared
   }
 
   const timeoutMs = Math.min(Math.max(req.timeoutMs ?? tool.spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1), MAX_TIMEOUT_MS);
+  const input = inspected(req);
   const start: RunStart = {
     id: randomUUID(),
     toolName: tool.spec.name,
     toolSource: tool.spec.source.id,
     toolSpecHash: hashOfSpec(tool.spec),
-    arguments: req.arguments ?? {},
+    arguments: input.arguments,
     timeoutMs,
     startedAt: new Date(),
     actor: req.actor,
@@ -329,7 +333,7 @@ async function prepare(deps: ExecuteDeps, req: ExecuteRequest): Promise<Prepared
   };
 
   const rejection =
-    checkInput(req) ??
+    checkInput(input.problems) ??
     checkPolicy(deps, req, tool.spec) ?? checkConfirmation(req, tool.spec) ?? checkArguments(tool, start.arguments) ?? (await checkDomains(deps.domains, tool, start));
   if (rejection) {
     const run = await deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
@@ -437,10 +441,22 @@ async function notify(deps: ExecuteDeps, run: Run, spec: ToolSpec): Promise<Run>
   return run;
 }
 
-function checkInput(req: ExecuteRequest): ToolError | null {
-  if (!req.inputProblems?.length) return null;
-  return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(req.inputProblems)}. They were stored altered for storage (escaped or cut), so this record shows them as closely as possible.`, {
-    fields: req.inputProblems,
+/**
+ * The arguments to store and their problems. Arguments no caller inspected (an MCP client's, parsed
+ * by the SDK) are inspected here, so a NUL or a lone surrogate in a key, or nesting deep enough to
+ * overflow a recursive walk, makes a rejected run stored escaped, never a database error.
+ */
+function inspected(req: ExecuteRequest): { arguments: unknown; problems: FieldError[] } {
+  const args = req.arguments ?? {};
+  if (req.inputProblems) return { arguments: args, problems: req.inputProblems };
+  const problems = inspectJson(args);
+  return problems.length ? { arguments: storableCopy(args), problems } : { arguments: args, problems: [] };
+}
+
+function checkInput(problems: FieldError[]): ToolError | null {
+  if (!problems.length) return null;
+  return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(problems)}. They were stored altered for storage (escaped or cut), so this record shows them as closely as possible.`, {
+    fields: problems,
   });
 }
 

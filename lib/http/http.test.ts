@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ToolError } from "../tools/errors";
 import { contentSecurityPolicy, newNonce } from "./csp";
-import { errorResponse, HttpError, MAX_BODY_BYTES, parseWith, readJson, readJsonChecked, requestOrigin, toErrorResponse } from "./http";
+import { DISCARD_BODY_BYTES, errorResponse, HttpError, MAX_BODY_BYTES, parseWith, readJson, readJsonChecked, requestOrigin, toErrorResponse } from "./http";
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request("http://127.0.0.1/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 
@@ -16,6 +16,28 @@ describe("readJson", () => {
   it("refuses bodies over the limit, declared or streamed", async () => {
     await expect(readJson(post("{}", { "content-length": String(MAX_BODY_BYTES + 1) }), Body)).rejects.toMatchObject({ status: 413 });
     await expect(readJson(post(" ".repeat(MAX_BODY_BYTES + 1)), Body)).rejects.toMatchObject({ status: 413, kind: "payload_too_large" });
+  });
+  it("reads a body over the limit to its end before refusing it (so the client reads the 413), up to a bound", async () => {
+    const streamOf = (chunks: number, size: number) => {
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (sent++ < chunks) c.enqueue(new Uint8Array(size));
+          else c.close();
+        },
+      });
+      return { stream, sent: () => sent };
+    };
+    for (const declared of [true, false]) {
+      const s = streamOf(40, 256 * 1024); // 10 MiB
+      const req = post(s.stream, declared ? { "content-length": String(40 * 256 * 1024) } : {});
+      await expect(readJsonChecked(req)).rejects.toMatchObject({ status: 413 });
+      expect(s.sent(), declared ? "declared" : "streamed").toBe(41); // every chunk, then the end
+    }
+    // Past DISCARD_BODY_BYTES the rest is not waited for.
+    const endless = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(1024 * 1024)) });
+    await expect(readJsonChecked(post(endless))).rejects.toMatchObject({ status: 413 });
+    expect(DISCARD_BODY_BYTES).toBeGreaterThanOrEqual(4 * MAX_BODY_BYTES);
   });
   it("refuses what the database cannot store, naming the path; readJsonChecked hands the problems back instead", async () => {
     await expect(readJson(post('{"a": "x\\u0000"}'), z.object({ a: z.string() }))).rejects.toMatchObject({ status: 400, details: [{ path: "/a" }] });

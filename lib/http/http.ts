@@ -2,7 +2,7 @@ import type { ZodType } from "zod";
 import { isErrorNamed, isToolError, type ErrorKind, type FieldError } from "../tools/errors";
 import { clientAddress } from "./client-address";
 import { inspectJson, type InputProblem } from "./input";
-import { isDatabaseUnavailable } from "../db/faults";
+import { databaseInputRefusal, isDatabaseUnavailable } from "../db/faults";
 
 /** Request bodies above this are refused before they are read in full. */
 export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024;
@@ -41,9 +41,17 @@ export function toErrorResponse(err: unknown): Response {
     const e = err as Error & { status: number; kind: ApiErrorKind };
     return errorResponse(e.status, e.kind, e.message);
   }
+  // An audit entry refused for its text (lib/audit/log.ts limits): a value of the request was past the limit it names.
+  if (isErrorNamed(err, "AuditInputError")) return errorResponse(400, "bad_request", (err as Error).message);
   if (isToolError(err)) {
     const status = err.kind === "not_found" ? 404 : err.kind === "invalid_args" ? 400 : 500;
     return errorResponse(status, err.kind, err.message, err.fields);
+  }
+  const refused = databaseInputRefusal(err);
+  if (refused) {
+    // A check at the boundary is missing (it would have named the field and its limit): said in the log, answered as the input's fault.
+    console.warn(`[tool-studio] the database refused a value of a request (SQLSTATE ${refused.code}): ${refused.detail}`);
+    return errorResponse(400, "bad_request", `A value of this request ${refused.reason} (PostgreSQL ${refused.code}: ${refused.detail}).`);
   }
   if (isDatabaseUnavailable(err)) {
     const res = errorResponse(503, "unavailable", "The database is unreachable right now; try again shortly.");
@@ -67,7 +75,7 @@ export async function readJson<T>(req: Request, schema: ZodType<T>): Promise<T> 
  * which still captures a run whose arguments cannot be stored as sent.
  */
 export async function readJsonChecked(req: Request): Promise<{ data: unknown; problems: InputProblem[] }> {
-  const text = (await readBody(req)).toString("utf8");
+  const text = Buffer.from(await readBody(req)).toString("utf8");
   let data: unknown = {};
   if (text.trim()) {
     try {
@@ -79,11 +87,17 @@ export async function readJsonChecked(req: Request): Promise<{ data: unknown; pr
   return { data, problems: inspectJson(data) };
 }
 
-/** A request's body, read while it comes: a 413 HttpError past MAX_BODY_BYTES (declared or sent). */
-export async function readBody(req: Request): Promise<Buffer> {
+/**
+ * The body's bytes, at most MAX_BODY_BYTES (checked on the declared length and while streaming).
+ * Over the limit: 413, once the body is read and dropped (see discardBody).
+ */
+export async function readBody(req: Request): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
   const reader = req.body?.getReader();
+  if (declared > MAX_BODY_BYTES) {
+    await discardBody(reader, 0);
+    throw tooLarge();
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (reader) {
@@ -92,13 +106,13 @@ export async function readBody(req: Request): Promise<Buffer> {
       if (done) break;
       size += value.byteLength;
       if (size > MAX_BODY_BYTES) {
-        await reader.cancel();
+        await discardBody(reader, size);
         throw tooLarge();
       }
       chunks.push(value);
     }
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /** Input the studio cannot take as it is: 400 naming each path. */
@@ -114,6 +128,28 @@ export function parseWith<T>(schema: ZodType<T>, data: unknown, what: string): T
     message: i.message,
   }));
   throw new HttpError(400, "bad_request", `Invalid ${what}: ${details.map((d) => `${d.path || "(root)"} ${d.message}`).join("; ")}`, details);
+}
+
+/**
+ * How much of a body over the limit is read (and dropped) so that its 413 reaches the client.
+ * Closing the connection while a client is still sending makes its next write fail (EPIPE) or
+ * its kernel discard the answer on the reset, so the client never reads why: the rest is read
+ * first, as Node's and nginx's lingering close do. A body past this bound is cut off.
+ */
+export const DISCARD_BODY_BYTES = Math.max(64 * 1024 * 1024, 4 * MAX_BODY_BYTES);
+
+async function discardBody(reader: ReadableStreamDefaultReader<Uint8Array> | undefined, seen: number): Promise<void> {
+  if (!reader) return;
+  try {
+    for (let size = seen; size <= DISCARD_BODY_BYTES; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away meanwhile: nobody is left to read the answer.
+  }
 }
 
 export function tooLarge(): HttpError {

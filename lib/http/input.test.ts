@@ -9,8 +9,22 @@ describe("inspectJson", () => {
   });
   it("names the path of NUL, lone surrogates, __proto__ keys and bad keys", () => {
     const v = JSON.parse('{"a": {"b": "x\\u0000"}, "c": ["\\ud800"], "__proto__": {"p": 1}, "k\\u0000": 1}');
-    expect(inspectJson(v).map((p) => p.path).sort()).toEqual(["/__proto__", "/a/b", "/c/0", "/k\u0000"].sort());
+    // The path of a bad key is written escaped: it is stored with the rejected run, and must be storable itself.
+    expect(inspectJson(v).map((p) => p.path).sort()).toEqual(["/__proto__", "/a/b", "/c/0", "/k\\u0000"].sort());
     expect(inspectJson(v).find((p) => p.path === "/a/b")?.message).toMatch(/U\+0000/);
+  });
+  it("names a bad key at any depth with a path that is itself storable and short", () => {
+    for (const bad of ["\u0000", "\ud800", "\udfff", "a\udc00\ud800b", "\ud83d".repeat(300), "k".repeat(5000) + "\u0000"]) {
+      for (const depth of [0, 1, 5, 63]) {
+        let v: unknown = { [bad]: 1 };
+        for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { [`k${i}`]: v };
+        const problems = inspectJson(v);
+        expect(problems, `${JSON.stringify(bad).slice(0, 40)} at ${depth}`).toHaveLength(1);
+        expect(problems[0]!.message).toMatch(/^key contains/);
+        expect(inspectJson(problems), "the problem itself can be stored").toEqual([]);
+        expect(problems[0]!.path.split("/").pop()!.length).toBeLessThanOrEqual(201);
+      }
+    }
   });
   it("stops at the depth, string length and key limits, however deep the value", () => {
     expect(inspectJson(deep(10_000))).toEqual([{ path: expect.stringMatching(/^(\/a){64}$/), message: `nests deeper than ${INPUT_LIMITS.maxDepth} levels` }]);

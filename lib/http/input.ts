@@ -21,7 +21,31 @@ export interface InputProblem {
 const NUL = /\u0000/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-const pointer = (parts: (string | number)[]) => (parts.length ? "/" + parts.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/") : "");
+const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+// eslint-disable-next-line no-control-regex -- see NUL above
+const escapeUnstorable = (s: string) => s.replace(/\u0000/g, escapeChar).replace(LONE_SURROGATES, escapeChar);
+
+/** Longest key shown in a path; the rest is elided (a path is repeated in messages and stored with a rejected run). */
+const MAX_KEY_SHOWN = 200;
+
+/**
+ * A JSON pointer to the value, fit to be stored and shown: a key's U+0000 and lone surrogates
+ * are written as `\u0000`-style escapes (a path naming them is stored with the rejected run,
+ * which PostgreSQL would refuse as it refuses the key itself), and overlong keys are cut.
+ */
+const pointer = (parts: (string | number)[]) =>
+  parts.length
+    ? "/" +
+      parts
+        .map((p) => {
+          let k = escapeUnstorable(String(p));
+          // Cut between code points: a half of a surrogate pair would be a lone surrogate again.
+          if (k.length > MAX_KEY_SHOWN) k = `${k.slice(0, /[\ud800-\udbff]/.test(k[MAX_KEY_SHOWN - 1]!) ? MAX_KEY_SHOWN - 1 : MAX_KEY_SHOWN)}…`;
+          return k.replace(/~/g, "~0").replace(/\//g, "~1");
+        })
+        .join("/")
+    : "";
 
 /** Why a string cannot be stored as it is, or null. */
 export function stringProblem(s: string): string | null {
@@ -70,7 +94,6 @@ export function inspectJson(value: unknown, base: (string | number)[] = []): Inp
   return problems;
 }
 
-const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**
  * A copy that can be stored, as close to what was sent as possible: U+0000 and lone surrogates
@@ -80,8 +103,7 @@ const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4,
  */
 export function storableCopy(value: unknown, depth = 0): unknown {
   if (typeof value === "string") {
-    // eslint-disable-next-line no-control-regex -- see NUL above
-    let s = value.replace(/\u0000/g, escapeChar).replace(new RegExp(LONE_SURROGATE.source, "g"), escapeChar);
+    let s = escapeUnstorable(value);
     if (s.length > INPUT_LIMITS.maxStringLength) s = `${s.slice(0, 1000)}… [${s.length - 1000} more characters not stored]`;
     return s;
   }

@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { isObject, RAW } from "./mapping";
+import { storableCopy, stringProblem } from "../http/input";
 import { scanXMcpHeaders, type XMcpHeaderDeclaration } from "./x-mcp-header";
 
 /** Reading a server's tools: every page of tools/list, then which definitions the studio offers. */
@@ -48,6 +49,24 @@ export interface ScreenedTools {
   declarations: Map<string, XMcpHeaderDeclaration[]>;
 }
 
+/**
+ * The longest tool name the studio offers (MCP asks for 1 to 128 characters). A run's tool name is
+ * indexed (PostgreSQL refuses an index row over 2,704 bytes) and is a path segment of the API
+ * (at most 500 characters): a longer one could be listed but never run or recorded.
+ */
+export const MAX_TOOL_NAME = 200;
+
+function toolNameProblem(name: string): string | null {
+  if (name.length > MAX_TOOL_NAME) return `is longer than ${MAX_TOOL_NAME} characters (${name.length})`;
+  return stringProblem(name);
+}
+
+/** The name as shown and kept with the exclusion: escaped where it cannot be stored, and cut. */
+const shownName = (name: string) => {
+  const s = storableCopy(name) as string;
+  return s.length > 80 ? `${[...s].slice(0, 80).join("")}… (${name.length} characters)` : s;
+};
+
 /** Keeps the well-formed, first-listed definitions with valid x-mcp-header declarations; the others are excluded with a reason. */
 export function screenTools(raw: unknown[], log?: (message: string) => void): ScreenedTools {
   const accepted: Record<string, unknown>[] = [];
@@ -56,6 +75,12 @@ export function screenTools(raw: unknown[], log?: (message: string) => void): Sc
   for (const t of raw) {
     if (!isObject(t) || typeof t.name !== "string" || t.name === "") {
       excluded.push({ tool: isObject(t) ? String(t.name ?? "(unnamed)") : "(not an object)", reason: "malformed tool definition: no name" });
+      continue;
+    }
+    const nameProblem = toolNameProblem(t.name);
+    if (nameProblem) {
+      excluded.push({ tool: shownName(t.name), reason: `malformed tool definition: its name ${nameProblem}` });
+      log?.(`excluding tool ${JSON.stringify(shownName(t.name))}: its name ${nameProblem}`);
       continue;
     }
     if (!isObject(t.inputSchema)) {

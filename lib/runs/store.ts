@@ -1,5 +1,6 @@
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { isDatabaseUnavailable } from "../db/faults";
+import { encodeKeyset, decodeKeyset } from "../http/cursor";
 import { prismaClientSql, prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
 import type { ContentBlock } from "../tools/output";
 import { isErrorNamed, isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
@@ -95,14 +96,16 @@ export class CursorError extends Error {
 
 /** Keyset cursor: the (startedAt, id) of the last row of a page. */
 export function encodeCursor(row: { startedAt: Date; id: string }): string {
-  return Buffer.from(`${row.startedAt.toISOString()}|${row.id}`).toString("base64url");
+  return encodeKeyset(row.startedAt, row.id);
 }
 
+/** Run ids as PostgreSQL returns them: lower case. */
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export function decodeCursor(cursor: string): { startedAt: Date; id: string } {
-  const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  const startedAt = new Date(iso ?? "");
-  if (!id || Number.isNaN(startedAt.getTime()) || !UUID_RE.test(id)) throw new CursorError("cursor is not one this API returned");
-  return { startedAt, id };
+  const c = decodeKeyset(cursor, RUN_ID);
+  if (!c) throw new CursorError("cursor is not one this API returned");
+  return { startedAt: c.at, id: c.key };
 }
 
 /**

@@ -2,7 +2,7 @@ import { passDoor, type DoorAnswer, type DoorDeps } from "../auth/door";
 import type { Principal } from "../auth/principal";
 import { ROUTES, type RouteAccess } from "../auth/routes";
 import { guardConfigFromEnv } from "../http/guard";
-import { errorResponse, MAX_BODY_BYTES, tooLarge, toErrorResponse } from "../http/http";
+import { errorResponse, MAX_BODY_BYTES, readBody, toErrorResponse } from "../http/http";
 import { urlProblem } from "../http/input";
 import { getStudio } from "./studio";
 
@@ -40,7 +40,8 @@ export function guarded<P = Record<string, never>>(pattern: string, method: Meth
       if (badUrl) return errorResponse(400, "bad_request", badUrl);
       // The one body limit on every route, before anything reads it; bodies sent without a
       // declared length are cut off by whichever reader takes them (readBody, the MCP SDK's).
-      if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) throw tooLarge();
+      // readBody drains what the client still sends, then throws the 413, so the client reads it.
+      if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) await readBody(req);
       const answer = await admit({ method: req.method, pathname: url.pathname, headers: req.headers });
       if (!answer.admit) return refusal(answer, req);
       const params = ((await ctx?.params) ?? {}) as P;

@@ -31,11 +31,13 @@ export function toolsPage<T extends { name: string }>(tools: readonly T[], limit
     } catch {
       decoded = null;
     }
-    if (!Array.isArray(decoded) || decoded.length !== 2 || !Number.isSafeInteger(decoded[0]) || typeof decoded[1] !== "string" || decoded[0] < 1) {
+    const [at, name] = Array.isArray(decoded) && decoded.length === 2 ? (decoded as unknown[]) : [];
+    // Only a cursor exactly as encodeToolsCursor wrote it (not another encoding of the same JSON).
+    if (typeof at !== "number" || !Number.isSafeInteger(at) || at < 1 || typeof name !== "string" || encodeToolsCursor(at, name) !== cursor) {
       throw new Error("is not a cursor this list gave out");
     }
-    offset = decoded[0] as number;
-    if (tools[offset]?.name !== decoded[1]) throw new Error("is stale: the tool list changed since it was given out; start again without a cursor");
+    offset = at;
+    if (tools[offset]?.name !== name) throw new Error("is stale: the tool list changed since it was given out; start again without a cursor");
   }
   const page = tools.slice(offset, offset + limit);
   const next = offset + limit;

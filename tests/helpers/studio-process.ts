@@ -80,6 +80,8 @@ export interface StudioProcessOptions {
   adminToken?: string;
   env?: Record<string, string>;
   readyWithinMs?: number;
+  /** Every line the server prints, as it comes (log() keeps only the last 400). */
+  onLine?: (line: string) => void;
 }
 
 export async function startStudioProcess(opts: StudioProcessOptions = {}): Promise<StudioProcess> {
@@ -104,7 +106,11 @@ export async function startStudioProcess(opts: StudioProcessOptions = {}): Promi
   };
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
-    for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) lines.push(line);
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (!line.trim()) continue;
+      lines.push(line);
+      opts.onLine?.(line);
+    }
     if (lines.length > 400) lines.splice(0, lines.length - 400);
   };
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {

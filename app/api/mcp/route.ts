@@ -1,3 +1,4 @@
+import { readBody, toErrorResponse } from "@/lib/http/http";
 import { handleMcpRequest } from "@/lib/mcp-server/server";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
@@ -8,8 +9,19 @@ import { getStudio } from "@/lib/studio/studio";
 export const dynamic = "force-dynamic";
 
 const serve = (method: "GET" | "POST" | "DELETE") =>
-  // A declared body over STUDIO_MAX_BODY_BYTES is refused by guarded(); one sent without a length, by the SDK's reader.
-  guarded("/api/mcp", method, (req, { principal }) => handleMcpRequest(req, { studio: getStudio }, principal));
+  guarded("/api/mcp", method, async (req, { principal }) => {
+    // Read here with the one limit (declared or streamed), so a body over it is answered 413 in the
+    // one shape and read to its end first (the client, still sending, reads the answer).
+    let request = req;
+    if (req.body) {
+      try {
+        request = new Request(req, { body: (await readBody(req)) as Uint8Array<ArrayBuffer> });
+      } catch (err) {
+        return toErrorResponse(err);
+      }
+    }
+    return handleMcpRequest(request, { studio: getStudio }, principal);
+  });
 
 export const GET = serve("GET");
 export const POST = serve("POST");

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 const Body = z.strictObject({
   name: z.string().trim().min(1).max(100),
   arguments: z.record(z.string(), z.unknown()),
-  agent: z.string().min(1).nullable().optional(),
+  agent: z.string().min(1).max(200).nullable().optional(),
 });
 
 export const GET = guarded<{ name: string }>("/api/tools/[name]/presets", "GET", async (_req, { params }) => {

@@ -52,7 +52,8 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
   const base = {
     tool: name,
     arguments: inArgs.length ? storableCopy(sent.arguments) : (body.arguments ?? {}),
-    inputProblems: inArgs.length ? inArgs.map((p) => ({ path: p.path.replace(/^\/arguments/, ""), message: p.message })) : undefined,
+    // Inspected already (readJsonChecked): `[]` tells execute not to walk them again.
+    inputProblems: inArgs.map((p) => ({ path: p.path.replace(/^\/arguments/, ""), message: p.message })),
     timeoutMs: body.timeoutMs,
     replayOf: body.replayOf,
     origin: restOrigin(principal, req.headers),
