@@ -9,7 +9,7 @@ import { getStudio } from "./studio";
  * STUDIO_TRUSTED_PROXIES it cannot read (every sign-in would fail on it later).
  */
 export function refuseUnsafeBind(): void {
-  const problem = bindProblem() ?? proxiesProblem();
+  const problem = startProblem();
   if (!problem) return;
   console.error(`[tool-studio] refusing to start: ${problem}`);
   process.exit(1);
@@ -28,9 +28,14 @@ export async function announceFirstAdminLink(): Promise<void> {
   }
 }
 
-function proxiesProblem(): string | null {
+/** Why the studio must not start with this environment, or null. */
+export function startProblem(env: Record<string, string | undefined> = process.env): string | null {
+  return bindProblem(env) ?? proxiesProblem(env);
+}
+
+function proxiesProblem(env: Record<string, string | undefined>): string | null {
   try {
-    trustedProxiesFromEnv();
+    trustedProxiesFromEnv(env);
     return null;
   } catch (err) {
     return (err as Error).message;
