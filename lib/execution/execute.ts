@@ -372,17 +372,27 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
       const stored = await runs.get(start.id);
       if (stored) return stored;
     }
-    if (isDatabaseUnavailable(err)) {
-      // The tool ran: its caller gets the outcome, never "try again" (a retry would run it twice).
-      // The outcome is written once the database is back; a moment is waited for that first.
-      const stored = finishLater(runs, start, outcome, also, { start });
-      const soon = await Promise.race([stored, new Promise<null>((r) => setTimeout(() => r(null), OUTCOME_WAIT_MS).unref?.())]);
-      return soon ?? unstoredRun(start, outcome);
-    }
+    if (isDatabaseUnavailable(err)) return answerUnstored(runs, start, outcome, also);
     console.error(`[tool-studio] could not store the outcome of run ${start.id}`, err);
     const e = new ToolError("provider", "The tool's result could not be stored.", { detail: `${(err as Error).message}\n${safeStringify(outcome.structuredContent ?? outcome.content)}` });
-    return runs.finish(start.id, start.startedAt, { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) }, also, { start });
+    const failed: RunOutcome = { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) };
+    return runs.finish(start.id, start.startedAt, failed, also, { start }).catch((again: unknown) => {
+      // The database went away meanwhile (e.g. a transaction that timed out): the tool still ran.
+      if (isDatabaseUnavailable(again)) return answerUnstored(runs, start, outcome, also);
+      throw again;
+    });
   }
+}
+
+/**
+ * The tool ran but its outcome could not be stored: its caller gets the outcome, never "try
+ * again" (a retry would run it twice). It is written once the database is back; a moment is
+ * waited for that first.
+ */
+async function answerUnstored(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction): Promise<Run> {
+  const stored = finishLater(runs, start, outcome, also, { start });
+  const soon = await Promise.race([stored, new Promise<null>((r) => setTimeout(() => r(null), OUTCOME_WAIT_MS).unref?.())]);
+  return soon ?? unstoredRun(start, outcome);
 }
 
 /** How long a caller whose run's outcome could not be stored waits for a retry to store it, before it gets the outcome unstored (`capture: "pending"`). */

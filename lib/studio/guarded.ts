@@ -38,12 +38,13 @@ export function guarded<P = Record<string, never>>(pattern: string, method: Meth
       // proxy.ts refuses these first, except on the routes it skips (UNPROXIED_API).
       const badUrl = urlProblem(url.pathname, url.search);
       if (badUrl) return errorResponse(400, "bad_request", badUrl);
-      // The one body limit on every route, before anything reads it; bodies sent without a
-      // declared length are cut off by whichever reader takes them (readBody, the MCP SDK's).
-      // readBody drains what the client still sends, then throws the 413, so the client reads it.
-      if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) await readBody(req);
+      // Who is calling first (an anonymous body is answered 401 whatever its size; scripts/server.mjs
+      // drains what a handler left unread). Then the one body limit on every route, before anything
+      // reads it: readBody drains what the client still sends and throws the 413, so the client
+      // reads it; bodies without a declared length are cut off by whichever reader takes them.
       const answer = await admit({ method: req.method, pathname: url.pathname, headers: req.headers });
       if (!answer.admit) return refusal(answer, req);
+      if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) await readBody(req);
       const params = ((await ctx?.params) ?? {}) as P;
       return await fn(req, { params, principal: answer.principal as Principal });
     } catch (err) {
