@@ -385,18 +385,14 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
 }
 
 /**
- * The tool ran but its outcome could not be stored: its caller gets the outcome, never "try
- * again" (a retry would run it twice). It is written once the database is back; a moment is
- * waited for that first.
+ * The tool ran but its outcome could not be stored: its caller gets the outcome at once, never
+ * "try again" (a retry would run it twice); it is written once the database is back. Not waited
+ * for: holding every caller of an outage open for seconds more cost the faults test resets.
  */
-async function answerUnstored(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction): Promise<Run> {
-  const stored = finishLater(runs, start, outcome, also, { start });
-  const soon = await Promise.race([stored, new Promise<null>((r) => setTimeout(() => r(null), OUTCOME_WAIT_MS).unref?.())]);
-  return soon ?? unstoredRun(start, outcome);
+function answerUnstored(runs: RunStore, start: RunStart, outcome: RunOutcome, also?: InFinalTransaction): Run {
+  finishLater(runs, start, outcome, also, { start }).catch(() => null); // settles, never rejects
+  return unstoredRun(start, outcome);
 }
-
-/** How long a caller whose run's outcome could not be stored waits for a retry to store it, before it gets the outcome unstored (`capture: "pending"`). */
-export const OUTCOME_WAIT_MS = 5_000;
 
 /** How long a live process keeps trying to store the outcome of a run while the database is away. */
 export const FINISH_RETRY_MS = 30 * 60_000;
