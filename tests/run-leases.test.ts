@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog, runAuditHook } from "@/lib/audit";
-import { heldRunIds } from "@/lib/execution/active-runs";
+import { heldRunIds, holdRun } from "@/lib/execution/active-runs";
 import { executeTool } from "@/lib/execution/execute";
-import { instanceId, keepLeases, leaseMs } from "@/lib/runs/leases";
+import { instanceId, keepLeases, leaseMs, maySweep } from "@/lib/runs/leases";
 import { RunStore, type RunStart } from "@/lib/runs/store";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 import { gatedTool } from "./helpers/gated-tool";
@@ -108,6 +108,29 @@ describe("run leases", () => {
     const run = await pending;
     expect(run.status).toBe("interrupted");
     expect(await auditEntries(id)).toBe(1);
+  });
+
+  it("a process never sweeps a run it still holds (an outcome waiting for the database outlived its lease); another instance does", async () => {
+    const mine = storeFor(instanceId());
+    const run = started();
+    await mine.start(run);
+    const release = holdRun(run.id);
+    try {
+      const afterLease = new Date(Date.now() + LEASE + 1_000);
+      expect(await mine.expireLeases(afterLease, heldRunIds())).toBe(0);
+      expect((await mine.get(run.id))?.status).toBe("running");
+      expect(await storeFor("instance-b").expireLeases(afterLease)).toBeGreaterThanOrEqual(1);
+      expect((await mine.get(run.id))?.status).toBe("interrupted");
+    } finally {
+      release();
+    }
+  });
+
+  it("sweeps wait one lease after the database last failed this process, so live owners renew first", () => {
+    expect(maySweep(Number.NEGATIVE_INFINITY, 1_000, 3_000)).toBe(true);
+    expect(maySweep(10_000, 10_001, 3_000)).toBe(false);
+    expect(maySweep(10_000, 12_999, 3_000)).toBe(false);
+    expect(maySweep(10_000, 13_000, 3_000)).toBe(true);
   });
 
   it("reads its lease length from STUDIO_RUN_LEASE_MS", () => {

@@ -30,15 +30,22 @@ export interface LeaseKeeper {
 /**
  * Renews the leases of the runs this process holds every third of the lease, and sweeps runs
  * whose lease has ended every half lease. Failures (the database away) are retried at the next
- * tick: a lease has two renewals' worth of slack.
+ * tick: a lease has two renewals' worth of slack. A process never sweeps the runs it holds, and
+ * sweeps nothing for one lease after it saw the database fail: an outage longer than a lease
+ * ends every lease at once, and the live owners need one renewal after it to say they are alive.
  */
 export function keepLeases(runs: RunStore, opts: { ms: number; held: () => string[] }): LeaseKeeper {
-  const quiet = (what: string) => (err: unknown) => console.warn(`[tool-studio] run leases: ${what} failed (retried): ${(err as Error)?.message ?? String(err)}`.slice(0, 500));
+  let troubleAt = Number.NEGATIVE_INFINITY;
+  const quiet = (what: string) => (err: unknown) => {
+    troubleAt = Date.now();
+    console.warn(`[tool-studio] run leases: ${what} failed (retried): ${(err as Error)?.message ?? String(err)}`.slice(0, 500));
+  };
   const renew = setInterval(() => {
     runs.renewLeases(opts.held()).catch(quiet("renewal"));
   }, Math.max(200, Math.floor(opts.ms / 3)));
   const sweep = setInterval(() => {
-    runs.expireLeases().catch(quiet("sweep"));
+    if (!maySweep(troubleAt, Date.now(), opts.ms)) return;
+    runs.expireLeases(new Date(), opts.held()).catch(quiet("sweep"));
   }, Math.max(500, Math.floor(opts.ms / 2)));
   renew.unref?.();
   sweep.unref?.();
@@ -48,4 +55,9 @@ export function keepLeases(runs: RunStore, opts: { ms: number; held: () => strin
       clearInterval(sweep);
     },
   };
+}
+
+/** Whether a sweep may run now: not within one lease of the last time the database failed this process. */
+export function maySweep(troubleAt: number, now: number, ms: number): boolean {
+  return now - troubleAt >= ms;
 }

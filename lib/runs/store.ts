@@ -324,10 +324,11 @@ export class RunStore {
   /**
    * Marks `running` runs whose lease has ended (their process died or lost the database for
    * longer than the lease) as interrupted, each with its audit entry. Any instance may call it;
-   * a run renewed or finished meanwhile is left alone. Returns how many were marked.
+   * a run renewed or finished meanwhile is left alone, and so are `except` (the runs the calling
+   * process holds itself: it is alive, whatever their lease says). Returns how many were marked.
    */
-  async expireLeases(now = new Date()): Promise<number> {
-    const expired = { status: "running" as const, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] };
+  async expireLeases(now = new Date(), except: readonly string[] = []): Promise<number> {
+    const expired = { status: "running" as const, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }], ...(except.length ? { id: { notIn: [...except] } } : {}) };
     const stale = await this.prisma.run.findMany({ where: expired, select: { id: true }, take: 1000 });
     return this.interrupt(
       stale.map((r) => r.id),

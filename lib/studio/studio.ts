@@ -161,7 +161,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   // process, so whatever is running from before is over; on PostgreSQL other instances may be
   // running theirs, so only runs whose lease has ended are marked, now and by the sweeps.
   if (db.kind === "pglite") await runs.markInterrupted(heldRunIds());
-  else await runs.expireLeases();
+  else await runs.expireLeases(new Date(), heldRunIds());
   keepLeases(runs, { ms: lease.ms, held: heldRunIds });
   const outbox = new OutboxStore(db.prisma);
   const presets = new PresetStore(db.prisma);
