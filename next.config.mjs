@@ -1,7 +1,10 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // Next loads every route's module in the background right after it starts (about 2 s of
+  // synchronous work here): the requests a just-started instance is already answering stall
+  // behind it, past their database timeouts. Each route loads on its first request instead.
+  experimental: { authInterrupts: true, preloadEntriesOnStart: false },
   // PGlite must load its wasm and data files from node_modules at run time, not from a bundle.
-  experimental: { authInterrupts: true },
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "pg-boss", "json-schema-to-typescript", "json-schema-to-zod"],
   allowedDevOrigins: ["127.0.0.1"],
   // RJSF imports markdown-to-jsx in every form (a sixth of the tool page's script) for messages

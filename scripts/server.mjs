@@ -210,6 +210,10 @@ const server = http.createServer((req, res) => {
   else work = handle(req, res);
   Promise.resolve(work).catch((err) => fail(res, err));
 });
+// Longer than the clients' pools keep an idle socket (undici's 4 s, Chromium's 5 min is capped by
+// this): the server closing a socket at the moment a client reuses it is a reset that client sees.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 server.listen(port, hostname, () => console.log(`[tool-studio] listening on http://${hostname}:${port}`));
 // As `next start` ends: at once, with the signal's exit code (runs in flight end `interrupted`, see lib/runs/leases.ts).
 process.title = "tool-studio-server";

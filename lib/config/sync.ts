@@ -70,13 +70,16 @@ export class ConfigSync implements ConfigWriter {
 
   /** Reconciles the file with the latest revision, then follows both. */
   async start(): Promise<void> {
-    await this.step("boot");
+    // Listening comes first: a revision committed between the boot's read and a later LISTEN
+    // would be heard of only at the next poll (seconds on a just-started instance). A
+    // notification that arrives before the boot's reconcile is queued behind it.
     this.stops.push(this.store.subscribe(this.later("file")));
     const n = this.opts.notifier;
     if (n) {
       this.stops.push(await n.listen(CONFIG_CHANNEL, this.later("remote")));
       this.stops.push(n.onReconnect(this.later("remote")));
     }
+    await this.step("boot");
     if (this.opts.pollMs) {
       let seen = this.latest?.id ?? 0;
       const timer = setInterval(() => {

@@ -80,6 +80,11 @@ export interface StudioProcessOptions {
   adminToken?: string;
   env?: Record<string, string>;
   readyWithinMs?: number;
+  /**
+   * Ready at the first 200 from this path. Default `/api/tools` (as the admin); `/api/health` is
+   * what a load balancer asks, for tests of what an instance promises from that answer on.
+   */
+  readyPath?: string;
   /** Every line the server prints, as it comes (log() keeps only the last 400). */
   onLine?: (line: string) => void;
 }
@@ -159,7 +164,7 @@ export async function startStudioProcess(opts: StudioProcessOptions = {}): Promi
       await kill();
       throw new Error(`the studio was not ready within ${(opts.readyWithinMs ?? 90_000) / 1000} s. Log:\n${log()}`);
     }
-    const ok = await fetch(`${url}/api/tools`, { headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(5000) }).then(
+    const ok = await fetch(url + (opts.readyPath ?? "/api/tools"), { headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(5000) }).then(
       (r) => r.status === 200,
       () => false,
     );
