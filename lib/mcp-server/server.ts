@@ -255,7 +255,8 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
     const kinds = askKinds(ctx, server);
     const args = request.params.arguments ?? {};
     // Destructive tools are confirmed as on REST, through elicitation (confirm.ts); the run policy still decides who may.
-    const confirmation = await confirmCall(ctx, { spec: (await studio.registry.get(name))?.spec, actor, args, elicitation: kinds?.elicitation === true, modern: isModern(ctx), state });
+    const spec = (await studio.registry.get(name))?.spec;
+    const confirmation = await confirmCall(ctx, { spec, actor, args, elicitation: kinds?.elicitation === true, modern: isModern(ctx), state });
     if ("ask" in confirmation) return confirmation.ask;
     const flow = kinds && isModern(ctx) ? new InputFlow<Run, PendingInputView>(actor, name) : undefined;
     const relay = kinds ? relayTo(ctx, studio, { kinds, tool: name, actor, userId: who?.userId ?? null, flow }) : undefined;
@@ -281,7 +282,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
               ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => {});
             },
     });
-    if (!flow) return callResult(server, studio, name, await run.catch((err: unknown) => Promise.reject(callError(err, name))));
+    if (!flow) return callResult(server, studio, name, await run.catch((err: unknown) => Promise.reject(callError(err, name))), spec);
     flow.follow(run);
     return nextStep(server, studio, ctx, flow);
   });
@@ -305,9 +306,13 @@ function callError(err: unknown, name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InternalError, "Internal error in the studio; see the server log.");
 }
 
-/** A finished run as the tools/call result; the SDK's codec shapes it for the client's protocol era (e.g. 2025-era wrapping). */
-async function callResult(server: Server, studio: McpStudio, name: string, run: Run) {
-  const spec = run.status === "success" ? (await studio.registry.get(name))?.spec : undefined;
+/**
+ * A finished run as the tools/call result; the SDK's codec shapes it for the client's protocol era
+ * (e.g. 2025-era wrapping). `known` is the spec the call already looked up (no second lookup).
+ */
+async function callResult(server: Server, studio: McpStudio, name: string, run: Run, known?: ToolSpec) {
+  if (run.status !== "success") return server.projectCallToolResult(toCallToolResult(run) as CallToolResult, undefined);
+  const spec = known ?? (await studio.registry.get(name))?.spec;
   return server.projectCallToolResult(toCallToolResult(run) as CallToolResult, spec?.outputSchema);
 }
 
