@@ -53,6 +53,9 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/tools/[name]", { GET: "viewer" }),
   api("/api/tools/[name]/run", { POST: "runner" }),
   api("/api/tools/[name]/options", { GET: "viewer" }),
+  // What a model is given for a tool (lib/model-view): what a viewer sees of its schemas, per provider.
+  api("/api/tools/[name]/definition", { GET: "viewer" }),
+  api("/api/tools/definitions", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema/download", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema/adopt", { POST: "admin" }),
