@@ -63,7 +63,9 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
         return {};
       }
       note("changed", ptr, "$ref", "Gemini's Schema has no `$ref`.", "the referenced schema inlined");
-      return visit({ ...(target as JsonSchema), ...siblings }, ptr, [...refs, ref]);
+      // What is found inside is reported where it is written (the definition), once however often it is inlined.
+      const inner = visit(target, ref.slice(1), [...refs, ref]);
+      return Object.keys(siblings).length ? { ...inner, ...visit(siblings, ptr, refs) } : inner;
     }
 
     const out: JsonSchema = {};
@@ -174,7 +176,9 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
     return out;
   };
 
-  return { schema: visit(input, "", []), lint };
+  const schema = visit(input, "", []);
+  const seen = new Set<string>();
+  return { schema, lint: lint.filter((l) => !seen.has(`${l.pointer} ${l.keyword} ${l.message}`) && !!seen.add(`${l.pointer} ${l.keyword} ${l.message}`)) };
 }
 
 /** The Gemini function declaration; a tool without parameters leaves `parameters` out, as the API asks. */
