@@ -17,7 +17,7 @@ import { ANTHROPIC_STRICT, OPENAI_STRICT } from "@/lib/model-view/strict";
 import type { OutboxStore } from "@/lib/outbox/store";
 import type { JsonSchema, ToolSpec } from "@/lib/tools/spec";
 import { FIXTURE, FIXTURE_WITHOUT_MAP, LONG_DOTTED_NAME } from "./fixtures/model-view-tool";
-import { checkOpenAiStrict } from "./helpers/model-view";
+import { checkOpenAiStrict, schemaKeys } from "./helpers/model-view";
 
 const o200k = getEncoding("o200k_base");
 const config = RuntimeConfigSchema.parse({});
@@ -218,28 +218,13 @@ describe("lint per target against the fixture, each rule with its documented sou
 });
 
 describe("Gemini function declarations", () => {
-  /** Every key used anywhere in a Gemini schema (property names aside). */
-  const keys = (s: unknown, acc = new Set<string>()): Set<string> => {
-    if (Array.isArray(s)) s.forEach((x) => keys(x, acc));
-    else if (s && typeof s === "object") {
-      for (const [k, v] of Object.entries(s)) {
-        if (k === "properties") Object.values(v as object).forEach((x) => keys(x, acc));
-        else {
-          acc.add(k);
-          if (k !== "enum" && k !== "required" && k !== "default" && k !== "example") keys(v, acc);
-        }
-      }
-    }
-    return acc;
-  };
-
   it("use only the fields of Gemini's Schema, one type each, no references", () => {
     for (const spec of [FIXTURE, ...BUILTIN]) {
       const d = buildDefinition(spec, "gemini");
       expect(nameOf(d)).toMatch(GEMINI_NAME.pattern);
       const p = d.definition.parameters;
       if (p === undefined) continue;
-      for (const k of keys(p)) expect(GEMINI_KEYWORDS.has(k), `${spec.name}: ${k}`).toBe(true);
+      for (const k of schemaKeys(p)) expect(GEMINI_KEYWORDS.has(k), `${spec.name}: ${k}`).toBe(true);
       expect(JSON.stringify(p)).not.toContain('"type":[');
     }
   });

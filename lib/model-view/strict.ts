@@ -255,8 +255,15 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
     } else if (s.items !== undefined) out.items = visit(s.items, `${ptr}/items`, depth);
     else if (type === "array" || (Array.isArray(type) && type.includes("array"))) block(ptr, "items", "an array of items of any type");
 
+    // An object given by its union's members (`type: "object"` beside oneOf/anyOf, no properties of its own): the members say it.
+    const unionShaped = isObject && !root && out.anyOf !== undefined && !isObj(s.properties) && s.additionalProperties === undefined && !isObj(s.patternProperties);
+    if (unionShaped) {
+      if (out.type === "object") delete out.type;
+      note("changed", ptr, "type", "An object whose shape is given by its union's members.", "the members carry the object (each closed); the outer `type` left to them");
+    }
+
     // Objects.
-    if (isObject) {
+    if (isObject && !unionShaped) {
       if (depth + 1 > counts.depth) counts.depth = depth + 1;
       const props = isObj(s.properties) ? s.properties : {};
       const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);

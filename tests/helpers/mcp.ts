@@ -16,8 +16,13 @@ export const EXAMPLE_SERVER = path.join(REPO_ROOT, "examples/mcp-server/server.m
 
 /** The entry of @modelcontextprotocol/server-everything (its `bin`), resolved in node_modules. */
 export function everythingServerPath(): string {
+  return packageBinPath("@modelcontextprotocol/server-everything");
+}
+
+/** The entry (first `bin`) of an npm package installed in node_modules, e.g. an MCP server. */
+export function packageBinPath(name: string): string {
   const require = createRequire(path.join(REPO_ROOT, "package.json"));
-  const pkgJson = require.resolve("@modelcontextprotocol/server-everything/package.json");
+  const pkgJson = require.resolve(`${name}/package.json`);
   const pkg = require(pkgJson) as { bin: string | Record<string, string> };
   const bin = typeof pkg.bin === "string" ? pkg.bin : Object.values(pkg.bin)[0];
   return path.join(path.dirname(pkgJson), bin);

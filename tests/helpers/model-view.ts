@@ -49,3 +49,18 @@ export function checkOpenAiStrict(name: string, parameters: Schema): string[] {
   walk(parameters, "");
   return out;
 }
+
+/** Every keyword used anywhere in a schema (property names aside, and not inside values such as enum or default). */
+export function schemaKeys(s: unknown, acc = new Set<string>()): Set<string> {
+  if (Array.isArray(s)) s.forEach((x) => schemaKeys(x, acc));
+  else if (s && typeof s === "object") {
+    for (const [k, v] of Object.entries(s)) {
+      if (k === "properties") Object.values(v as object).forEach((x) => schemaKeys(x, acc));
+      else {
+        acc.add(k);
+        if (!["enum", "required", "default", "example", "const"].includes(k)) schemaKeys(v, acc);
+      }
+    }
+  }
+  return acc;
+}
