@@ -1,0 +1,108 @@
+// GET /api/tools/{name}/definition and GET /api/tools/definitions (issue 31 item 1) as the app
+// wires them: getStudio() with the built-in tools and the fixture as a runtime tool (its
+// 100-character dotted name is a valid config name), through the door with the admin token.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BuiltDefinition } from "@/lib/model-view";
+import { createTestDatabase, type TestDatabase } from "./helpers/db";
+import { setEnv } from "./helpers/env";
+import { FIXTURE, FIXTURE_SCHEMA } from "./fixtures/model-view-tool";
+
+let db: TestDatabase;
+let dir: string;
+let restoreEnv: (() => void) | undefined;
+type Handler = (req: Request, ctx: { params: Promise<{ name: string }> }) => Promise<Response>;
+let ONE: Handler;
+let ALL: (req: Request) => Promise<Response>;
+const ADMIN_TOKEN = "model-view-api-test-admin-token";
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "model-view-api-"));
+  const config = { tools: [{ name: FIXTURE.name, description: FIXTURE.description, inputSchema: FIXTURE_SCHEMA, expression: "query" }] };
+  fs.writeFileSync(path.join(dir, "studio.jsonc"), JSON.stringify(config));
+  restoreEnv = setEnv({ DATABASE_URL: db.url, STUDIO_CONFIG: path.join(dir, "studio.jsonc"), STUDIO_ADMIN_TOKEN: ADMIN_TOKEN });
+  await (await import("@/lib/studio/studio")).getStudio();
+  ({ GET: ONE } = await import("@/app/api/tools/[name]/definition/route"));
+  ({ GET: ALL } = await import("@/app/api/tools/definitions/route"));
+});
+
+afterAll(async () => {
+  await (await import("@/lib/db/client")).closeDb();
+  restoreEnv?.();
+  await db?.drop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const req = (p: string, token: string | null = ADMIN_TOKEN) => new Request(`http://127.0.0.1${p}`, { headers: { host: "127.0.0.1:3000", ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+async function one(name: string, qs: string, token?: string | null) {
+  const res = await ONE(req(`/api/tools/${encodeURIComponent(name)}/definition?${qs}`, token), { params: Promise.resolve({ name }) });
+  return { status: res.status, body: await res.json() };
+}
+async function all(qs: string) {
+  const res = await ALL(req(`/api/tools/definitions?${qs}`));
+  return { status: res.status, body: await res.json() };
+}
+
+describe("GET /api/tools/{name}/definition", () => {
+  it("answers { for, name, definition, strict, lint, tokens } for a built-in tool", async () => {
+    const { status, body } = await one("add", "for=openai-chat&strict=true");
+    expect(status).toBe(200);
+    expect(Object.keys(body).sort()).toEqual(["definition", "for", "lint", "name", "strict", "tokens"]);
+    expect(body).toMatchObject({ for: "openai-chat", name: "add", strict: true, tokens: { tokenizer: "o200k_base", approximate: false } });
+    expect(body.definition).toMatchObject({ type: "function", function: { name: "add", strict: true, parameters: { type: "object", additionalProperties: false } } });
+  });
+
+  it("maps the fixture's dotted name and says why strict mode is off", async () => {
+    const { status, body } = (await one(FIXTURE.name, "for=openai-responses&strict=true")) as { status: number; body: BuiltDefinition };
+    expect(status).toBe(200);
+    expect(body.strict).toBe(false);
+    expect(body.strictReason).toContain("/properties/labels");
+    expect(body.nameMapping?.name).toBe(FIXTURE.name);
+    expect(body.definition.name).toBe(body.nameMapping?.providerName);
+    expect(body.lint[0]).toMatchObject({ severity: "rejected", pointer: "#name", keyword: "name" });
+  });
+
+  it("refuses a bad `for` with 400 naming the field and the accepted values", async () => {
+    const { status, body } = await one("add", "for=gpt-4");
+    expect(status).toBe(400);
+    expect(body.error.kind).toBe("bad_request");
+    expect(body.error.details).toEqual([{ path: "/for", message: 'must be one of mcp, openai-chat, openai-responses, anthropic, gemini, rig (got "gpt-4")' }]);
+    expect((await one("add", "")).status).toBe(400);
+  });
+
+  it("answers 404 for an unknown tool and 401 without credentials", async () => {
+    const { status, body } = await one("no_such_tool", "for=gemini");
+    expect(status).toBe(404);
+    expect(body.error).toEqual({ kind: "not_found", message: 'No tool named "no_such_tool" is registered.' });
+    expect((await one("add", "for=gemini", null)).status).toBe(401);
+  });
+});
+
+describe("GET /api/tools/definitions", () => {
+  it("answers every tool for the target, with a total", async () => {
+    const { status, body } = await all("for=anthropic");
+    expect(status).toBe(200);
+    expect(body.for).toBe("anthropic");
+    expect(body.total).toBe(body.items.length);
+    const names = body.items.map((d: BuiltDefinition) => d.name);
+    expect(names).toContain("add");
+    expect(names).toContain(FIXTURE.name);
+    for (const d of body.items as BuiltDefinition[]) expect(d.definition.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
+
+  it("narrows by source and by text", async () => {
+    const runtime = await all("for=gemini&source=runtime");
+    expect(runtime.body.items.map((d: BuiltDefinition) => d.name)).toEqual([FIXTURE.name]);
+    const q = await all("for=rig&q=adds%20two");
+    expect(q.body.items.map((d: BuiltDefinition) => d.name)).toEqual(["add"]);
+    expect(q.body.total).toBe(1);
+  });
+
+  it("refuses a bad `for` or an unknown parameter", async () => {
+    expect((await all("for=nope")).body.error.details[0].path).toBe("/for");
+    expect((await all("for=mcp&limit=3")).body.error.details[0].path).toBe("/limit");
+  });
+});
