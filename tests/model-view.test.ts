@@ -108,6 +108,22 @@ describe("OpenAI strict mode", () => {
     expect(buildDefinition({ ...FIXTURE, name: "deep", inputSchema: deep }, "openai-chat", { strict: true }).strictReason).toContain("11 levels of nested objects (the limit is 10)");
   });
 
+  it("inlines a $ref that has keywords beside it, keeps a recursive one bare", () => {
+    const schema = {
+      type: "object",
+      properties: { home: { $ref: "#/$defs/addr", description: "Home address." }, tree: { $ref: "#/$defs/node", description: "A tree." } },
+      required: ["home", "tree"],
+      $defs: { addr: { type: "object", description: "An address.", properties: { city: { type: "string" } }, required: ["city"] }, node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["kids"] } },
+    };
+    const d = buildDefinition({ ...FIXTURE, name: "refs", inputSchema: schema }, "openai-chat", { strict: true });
+    expect(d.strict, d.strictReason).toBe(true);
+    expect(checkOpenAiStrict("refs", paramsOf(d))).toEqual([]);
+    const p = paramsOf(d) as { properties: Record<string, JsonSchema> };
+    expect(p.properties.home).toEqual({ type: "object", description: "Home address. An address.", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false });
+    expect(p.properties.tree).toEqual({ $ref: "#/$defs/node" });
+    expect(find(d.lint, "/properties/tree", "$ref")).toMatchObject({ severity: "changed", fix: "dropped beside it: description" });
+  });
+
   it("values of any type and free-form objects cannot be strict", () => {
     const d = buildDefinition({ ...FIXTURE, name: "anyv", inputSchema: { type: "object", properties: { v: {}, o: { type: "object" } }, required: ["v", "o"] } }, "openai-responses", { strict: true });
     expect(d.strict).toBe(false);

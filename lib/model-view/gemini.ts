@@ -6,8 +6,10 @@
  * to an object described in words), `oneOf` as `anyOf`, type lists and null members as
  * `nullable`, `const` as a one-value enum, tuples as arrays of the members' union, and the rest
  * moved into the description. Hand-written (@samchon/openapi 6 no longer has a Gemini schema;
- * @ai-sdk/google does not export its converter). Pure.
+ * @ai-sdk/google does not export its converter). Types stay lowercase JSON Schema names
+ * ("object", "string"), as Google's REST examples and the AI SDK send them. Pure.
  */
+import { describedWith, distinctLint, esc, isObj, resolveRef, show } from "./schema-util";
 import type { Converted, ConvertOptions, JsonSchema, LintItem } from "./types";
 
 export const GEMINI_SCHEMA_DOC = "https://ai.google.dev/api/caching#Schema";
@@ -20,24 +22,6 @@ export const GEMINI_KEYWORDS = new Set([
 ]);
 const FORMATS = new Set(["float", "double", "int32", "int64", "enum", "date-time"]);
 
-const isObj = (v: unknown): v is JsonSchema => !!v && typeof v === "object" && !Array.isArray(v);
-const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
-const show = (v: unknown) => {
-  const s = JSON.stringify(v);
-  return s.length > 160 ? `${s.slice(0, 157)}...` : s;
-};
-
-function resolve(root: JsonSchema, ref: string): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let cur: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const k = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isObj(cur)) return undefined;
-    cur = cur[k];
-  }
-  return cur;
-}
 
 export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: LintItem[] } {
   const lint: LintItem[] = [];
@@ -57,7 +41,7 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
         note("changed", ptr, "$ref", `A recursive reference ${show(ref)}: Gemini's Schema has no references.`, "cut here to an object, described in words");
         return { type: "object", description: `${typeof s.description === "string" ? `${s.description} ` : ""}(Recursive: the same shape as ${ref}.)` };
       }
-      const target = resolve(input, ref);
+      const target = resolveRef(input, ref);
       if (target === undefined) {
         note("rejected", ptr, "$ref", `A reference ${show(ref)} that is not inside the schema.`, "left without a type");
         return {};
@@ -172,13 +156,12 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
       if (known.length) out.required = [...new Set([...((out.required as string[]) ?? []), ...known])];
     }
     if (nullable) out.nullable = true;
-    if (notes.length) out.description = [typeof out.description === "string" ? out.description : "", `(Not enforced: ${notes.join("; ")})`].filter(Boolean).join(" ");
+    if (notes.length) out.description = describedWith(out.description, notes);
     return out;
   };
 
   const schema = visit(input, "", []);
-  const seen = new Set<string>();
-  return { schema, lint: lint.filter((l) => !seen.has(`${l.pointer} ${l.keyword} ${l.message}`) && !!seen.add(`${l.pointer} ${l.keyword} ${l.message}`)) };
+  return { schema, lint: distinctLint(lint) };
 }
 
 /** The Gemini function declaration; a tool without parameters leaves `parameters` out, as the API asks. */

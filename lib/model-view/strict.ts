@@ -10,6 +10,7 @@
  * instead of rewriting them and reports no per-keyword changes; the AI SDK providers pass
  * schemas through unchanged. Pure: no I/O.
  */
+import { describedWith, distinctLint, esc, isObj, resolveRef, show } from "./schema-util";
 import type { JsonSchema, LintItem } from "./types";
 
 export interface StrictProfile {
@@ -63,12 +64,6 @@ const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "$anchor", "$vocabula
 const STRUCTURAL = new Set(["type", "properties", "required", "additionalProperties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions", "nullable", "patternProperties"]);
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 
-const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
-const isObj = (v: unknown): v is JsonSchema => !!v && typeof v === "object" && !Array.isArray(v);
-const show = (v: unknown) => {
-  const s = JSON.stringify(v);
-  return s.length > 160 ? `${s.slice(0, 157)}...` : s;
-};
 
 /** The `$ref`s of the root's `$defs`/`definitions` that reach themselves, and whether `#` is used. */
 function recursiveRefs(root: JsonSchema): Set<string> {
@@ -134,6 +129,7 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
   const blockers: string[] = [];
   const recursive = recursiveRefs(input);
   const counts = { properties: 0, enumValues: 0, stringChars: 0, depth: 0 };
+  const inlining = new Set<string>();
   const note = (severity: LintItem["severity"], pointer: string, keyword: string, message: string, fix?: string) =>
     lint.push({ severity, pointer, keyword, message, doc: profile.doc, ...(fix ? { fix } : {}) });
   const block = (pointer: string, keyword: string, why: string) => {
@@ -306,7 +302,25 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
     if (out.type === undefined && out.anyOf === undefined && out.$ref === undefined && out.const === undefined && out.enum === undefined && out.allOf === undefined) {
       block(ptr, "type", "a schema without a type");
     }
-    if (notes.length) out.description = [typeof out.description === "string" ? out.description : "", `(Not enforced: ${notes.join("; ")})`].filter(Boolean).join(" ");
+    if (notes.length) out.description = describedWith(out.description, notes);
+    // OpenAI (and Anthropic) take no keywords beside a `$ref`: a reference is inlined where it can be, as the OpenAI SDK does.
+    if (typeof out.$ref === "string" && Object.keys(out).length > 1) {
+      const ref = out.$ref;
+      const { $ref: _, description, ...siblings } = out;
+      const target = resolveRef(input, ref);
+      if (!recursive.has(ref) && ref !== "#" && isObj(target) && !inlining.has(ref)) {
+        note("changed", ptr, "$ref", `${profile.provider} strict mode takes no keywords beside \`$ref\`.`, "the referenced schema inlined here");
+        inlining.add(ref);
+        const inner = visit(target, ref.slice(1), depth);
+        inlining.delete(ref);
+        const merged: JsonSchema = { ...inner, ...siblings };
+        const text = [description, inner.description].filter((d) => typeof d === "string" && d).join(" ");
+        if (text) merged.description = text;
+        return merged;
+      }
+      note("changed", ptr, "$ref", `${profile.provider} strict mode takes no keywords beside \`$ref\`, and this reference is recursive.`, `dropped beside it: ${Object.keys(out).filter((k) => k !== "$ref").join(", ")}`);
+      return { $ref: ref };
+    }
     return out;
   };
 
@@ -318,5 +332,6 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
     if (counts.enumValues > lim.enumValues) block("", "enum", `${counts.enumValues} enum values in all (the limit is ${lim.enumValues})`);
     if (counts.stringChars > lim.stringChars) block("", "enum", `${counts.stringChars} characters of names, enum and const values (the limit is ${lim.stringChars})`);
   }
-  return blockers.length ? { schema, strict: false, reason: blockers.join("; "), lint } : { schema, strict: true, lint };
+  const findings = distinctLint(lint);
+  return blockers.length ? { schema, strict: false, reason: [...new Set(blockers)].join("; "), lint: findings } : { schema, strict: true, lint: findings };
 }

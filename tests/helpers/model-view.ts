@@ -2,7 +2,8 @@
  * OpenAI's strict-mode rules as the structured-outputs guide documents them
  * (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas), checked on a
  * function's name and parameters: written from the docs, apart from lib/model-view/strict.ts,
- * so a test does not check the rewrite against itself. Answers the violations (none: []).
+ * so a test does not check the rewrite against itself (no keywords beside `$ref`: as the OpenAI
+ * SDK's to_strict_json_schema has it). Answers the violations (none: []).
  */
 type Schema = Record<string, unknown>;
 
@@ -38,6 +39,7 @@ export function checkOpenAiStrict(name: string, parameters: Schema): string[] {
     for (const k of Object.keys(o)) if (!SUPPORTED.has(k)) out.push(`${ptr}: unsupported keyword ${k}`);
     if (typeof o.format === "string" && !FORMATS.has(o.format)) out.push(`${ptr}: unsupported format ${o.format}`);
     if (typeof o.$ref === "string" && o.$ref !== "#" && !/^#\/(\$defs|definitions)\/[^/]+$/.test(o.$ref)) out.push(`${ptr}: reference ${o.$ref} outside $defs`);
+    if (o.$ref !== undefined && Object.keys(o).length > 1) out.push(`${ptr}: keywords beside $ref`);
     if (typeof o.$ref === "string" && o.$ref !== "#") {
       const [, key, def] = /^#\/(\$defs|definitions)\/(.+)$/.exec(o.$ref) ?? [];
       if (!key || !(parameters[key] as Schema | undefined)?.[def!]) out.push(`${ptr}: reference ${o.$ref} to nothing`);
