@@ -91,6 +91,8 @@ describe("GET /api/tools/definitions", () => {
     expect(names).toContain("add");
     expect(names).toContain(FIXTURE.name);
     for (const d of body.items as BuiltDefinition[]) expect(d.definition.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    const fixture = (body.items as BuiltDefinition[]).find((d) => d.name === FIXTURE.name)!;
+    expect(body.nameMappings).toEqual([{ name: FIXTURE.name, providerName: fixture.definition.name }]);
   });
 
   it("narrows by source and by text", async () => {
