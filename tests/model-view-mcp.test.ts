@@ -64,7 +64,7 @@ describe("the tools of server-everything, -filesystem and -memory", () => {
           const rule = NAME_RULES[target];
           if (rule) expect(nameOf(d)).toMatch(rule.pattern);
           names.add(nameOf(d));
-          expect(d.tokens.count).toBe(o200k.encode(JSON.stringify(d.definition)).length);
+          expect(d.tokens.count).toBe(o200k.encode(JSON.stringify(d.definition), [], []).length);
           if (target === "openai-chat" || target === "openai-responses") {
             if (strict && d.strict) expect(checkOpenAiStrict(nameOf(d), (target === "openai-chat" ? (d.definition.function as { parameters: object }).parameters : d.definition.parameters) as Record<string, unknown>), d.name).toEqual([]);
             if (strict && !d.strict) expect(d.strictReason, d.name).toBeTruthy();

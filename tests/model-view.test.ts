@@ -289,7 +289,7 @@ describe("tokens", () => {
       for (const target of TARGETS) {
         for (const strict of [false, true]) {
           const d = buildDefinition(spec, target, { strict });
-          expect(d.tokens.count).toBe(o200k.encode(JSON.stringify(d.definition)).length);
+          expect(d.tokens.count).toBe(o200k.encode(JSON.stringify(d.definition), [], []).length);
           expect(d.tokens.tokenizer).toBe("o200k_base");
           const openai = target === "openai-chat" || target === "openai-responses";
           expect(d.tokens.approximate).toBe(!openai);
@@ -297,6 +297,11 @@ describe("tokens", () => {
         }
       }
     }
+  });
+
+  it("count text that looks like a special token as text", () => {
+    const d = buildDefinition({ ...FIXTURE, name: "special", description: "Ends with <|endoftext|> and <|im_start|>." }, "openai-chat");
+    expect(d.tokens.count).toBe(o200k.encode(JSON.stringify(d.definition), [], []).length);
   });
 });
 
