@@ -16,6 +16,9 @@ let restoreEnv: (() => void) | undefined;
 type Handler = (req: Request, ctx: { params: Promise<{ name: string }> }) => Promise<Response>;
 let ONE: Handler;
 let ALL: (req: Request) => Promise<Response>;
+let BUDGET: (req: Request) => Promise<Response>;
+let RUN_VIEW: (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+let studio: Awaited<ReturnType<typeof import("@/lib/studio/studio").getStudio>>;
 const ADMIN_TOKEN = "model-view-api-test-admin-token";
 
 beforeAll(async () => {
@@ -24,9 +27,11 @@ beforeAll(async () => {
   const config = { tools: [{ name: FIXTURE.name, description: FIXTURE.description, inputSchema: FIXTURE_SCHEMA, expression: "query" }] };
   fs.writeFileSync(path.join(dir, "studio.jsonc"), JSON.stringify(config));
   restoreEnv = setEnv({ DATABASE_URL: db.url, STUDIO_CONFIG: path.join(dir, "studio.jsonc"), STUDIO_ADMIN_TOKEN: ADMIN_TOKEN });
-  await (await import("@/lib/studio/studio")).getStudio();
+  studio = await (await import("@/lib/studio/studio")).getStudio();
   ({ GET: ONE } = await import("@/app/api/tools/[name]/definition/route"));
   ({ GET: ALL } = await import("@/app/api/tools/definitions/route"));
+  ({ GET: BUDGET } = await import("@/app/api/tools/budget/route"));
+  ({ GET: RUN_VIEW } = await import("@/app/api/runs/[id]/model-view/route"));
 });
 
 afterAll(async () => {
@@ -106,5 +111,70 @@ describe("GET /api/tools/definitions", () => {
   it("refuses a bad `for` or an unknown parameter", async () => {
     expect((await all("for=nope")).body.error.details[0].path).toBe("/for");
     expect((await all("for=mcp&limit=3")).body.error.details[0].path).toBe("/limit");
+  });
+});
+
+describe("GET /api/tools/budget", () => {
+  it("answers the registry's definition tokens per source and per tool, heaviest first, with the provider's limits", async () => {
+    const res = await BUDGET(req("/api/tools/budget?for=openai-chat"));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const specs = await studio.registry.specs();
+    expect(body).toMatchObject({ for: "openai-chat", tools: specs.length, tokenizer: "o200k_base", approximate: false });
+    expect(body.byTool).toHaveLength(specs.length);
+    const counts = body.byTool.map((t: { tokens: number }) => t.tokens);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect(body.tokens).toBe(counts.reduce((n: number, c: number) => n + c, 0));
+    expect(body.bySource.reduce((n: number, s: { tools: number }) => n + s.tools, 0)).toBe(specs.length);
+    expect(body.limits.map((l: { kind: string; count: number }) => [l.kind, l.count])).toEqual([
+      ["max", 128],
+      ["advice", 20],
+    ]);
+  });
+
+  it("narrows by source, and refuses a bad `for` naming the field", async () => {
+    const body = await (await BUDGET(req("/api/tools/budget?for=gemini&source=builtin"))).json();
+    expect(body.tools).toBeGreaterThan(0);
+    expect(body.bySource.map((s: { source: string }) => s.source)).toEqual(["builtin"]);
+    const bad = await BUDGET(req("/api/tools/budget?for=claude"));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.details).toEqual([{ path: "/for", message: expect.stringContaining("openai-chat") }]);
+  });
+});
+
+describe("GET /api/runs/{id}/model-view", () => {
+  const view = async (id: string, qs: string) => {
+    const res = await RUN_VIEW(req(`/api/runs/${id}/model-view?${qs}`), { params: Promise.resolve({ id }) });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("shows a captured run's image result as each provider carries it", async () => {
+    const run = await studio.execute({ tool: "chart_png", arguments: { values: [1, 3, 2] }, origin: "api", actor: "test" });
+    expect(run.status).toBe("success");
+    const chat = await view(run.id, "for=openai-chat");
+    expect(chat.status).toBe(200);
+    expect(chat.body).toMatchObject({ for: "openai-chat", run: run.id, tool: "chart_png", status: "success", message: { role: "tool" } });
+    expect(chat.body.carried.some((c: { what: string; how: string }) => c.what.startsWith("image") && c.how === "dropped")).toBe(true);
+    const claude = await view(run.id, "for=anthropic");
+    expect(claude.body.message.content.some((c: { type: string }) => c.type === "image")).toBe(true);
+  });
+
+  it("shows a failed run's model-visible error, never the operator-only detail", async () => {
+    const run = await studio.execute({ tool: "fail", arguments: { kind: "not_found", mode: "crash", message: "secret internals" }, origin: "api", actor: "test" });
+    expect(run.status).toBe("error");
+    for (const target of ["openai-responses", "gemini", "rig"]) {
+      const { status, body } = await view(run.id, `for=${target}`);
+      expect(status).toBe(200);
+      expect(body.modelError).toMatchObject({ kind: "other", operatorDetail: "never sent to a model" });
+      expect(JSON.stringify(body)).not.toContain("secret internals");
+    }
+  });
+
+  it("answers 404 for an unknown run and 400 for a bad `for`", async () => {
+    expect((await view("00000000-0000-4000-8000-000000000000", "for=mcp")).status).toBe(404);
+    const run = await studio.execute({ tool: "add", arguments: { a: 1, b: 2 }, origin: "api", actor: "test" });
+    const bad = await view(run.id, "for=openai");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].path).toBe("/for");
   });
 });

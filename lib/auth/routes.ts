@@ -56,6 +56,7 @@ export const ROUTES: readonly RouteAccess[] = [
   // What a model is given for a tool (lib/model-view): what a viewer sees of its schemas, per provider.
   api("/api/tools/[name]/definition", { GET: "viewer" }),
   api("/api/tools/definitions", { GET: "viewer" }),
+  api("/api/tools/budget", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema/download", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema/adopt", { POST: "admin" }),
@@ -69,6 +70,8 @@ export const ROUTES: readonly RouteAccess[] = [
   api("/api/runs/export", { GET: "admin" }),
   api("/api/runs/purge", { POST: "admin" }),
   api("/api/runs/[id]", { GET: "viewer" }),
+  // The run's result as a provider's model receives it (never the operator-only detail).
+  api("/api/runs/[id]/model-view", { GET: "viewer" }),
   api("/api/runs/[id]/cancel", { POST: "runner" }),
   // A server's requests for input during a run (elicitation, sampling): the run's caller (or an admin) reads and answers them.
   api("/api/runs/[id]/input", { GET: "runner", POST: "runner" }),

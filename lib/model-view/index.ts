@@ -14,11 +14,14 @@ import { mapNames, NAME_RULES } from "./names";
 import { toOpenAiChat } from "./openai-chat";
 import { toOpenAiResponses } from "./openai-responses";
 import { toRig } from "./rig";
-import { countTokens } from "./tokens";
+import { budgetOf, type Budget } from "./budget";
+import { countTokens, o200kCount } from "./tokens";
 import type { BuiltDefinition, Converted, ConvertOptions, LintItem, Target } from "./types";
 
 export * from "./types";
 export { mapNames, mappingList, NAME_RULES } from "./names";
+export { TOOL_LIMITS, type Budget, type ToolLimit } from "./budget";
+export { runModelView, type RunModelView } from "./result";
 
 const CONVERTERS: Record<Target, (spec: ToolSpec, opts: ConvertOptions) => Converted> = {
   mcp: toMcp,
@@ -96,4 +99,30 @@ export function buildDefinitions(specs: readonly ToolSpec[], target: Target, opt
 export function selectTools(specs: readonly ToolSpec[], filter: { source?: string; q?: string }): ToolSpec[] {
   const q = filter.q?.trim().toLowerCase();
   return specs.filter((s) => (!filter.source || s.source.id === filter.source) && (!q || s.name.toLowerCase().includes(q) || (s.title ?? "").toLowerCase().includes(q) || (s.description ?? "").toLowerCase().includes(q)));
+}
+
+/**
+ * The context budget of `specs` for `target` (budget.ts): definition tokens per tool and per
+ * source, the whole `tools` array's count, and the provider's limits as warnings.
+ */
+const budgets = new WeakMap<readonly ToolSpec[], Map<string, Budget>>();
+export function registryBudget(specs: readonly ToolSpec[], target: Target, opts: { strict?: boolean; registry?: readonly ToolSpec[] } = {}): Budget {
+  // The registry's array is replaced on every change, so a budget of it is kept until then.
+  const key = `${target}\u0000${opts.strict ? 1 : 0}`;
+  const whole = !opts.registry || opts.registry === specs;
+  const hit = whole ? budgets.get(specs)?.get(key) : undefined;
+  if (hit) return hit;
+  const b = computeBudget(specs, target, opts);
+  if (whole) {
+    let per = budgets.get(specs);
+    if (!per) budgets.set(specs, (per = new Map()));
+    per.set(key, b);
+  }
+  return b;
+}
+
+function computeBudget(specs: readonly ToolSpec[], target: Target, opts: { strict?: boolean; registry?: readonly ToolSpec[] }): Budget {
+  const built = buildDefinitions(specs, target, opts);
+  const sources = new Map(specs.map((s) => [s.name, s.source.id]));
+  return budgetOf(target, built, sources, o200kCount(JSON.stringify(built.map((b) => b.definition))));
 }
