@@ -204,6 +204,35 @@ const PAGES: PageCase[] = [
     },
   },
   {
+    name: "tool page: model view, strict, lint (create_event for OpenAI Responses)",
+    async open(page) {
+      await page.goto("/tools/create_event");
+      const view = page.getByTestId("model-view");
+      await view.scrollIntoViewIfNeeded();
+      await page.getByTestId("model-view-target").selectOption("openai-responses");
+      await page.getByTestId("model-view-strict").check();
+      await expect(page.getByText("Sent in strict mode")).toBeVisible();
+      await expect(page.getByTestId("model-view-lint")).toBeVisible();
+      await page.getByTestId("model-view-lint").scrollIntoViewIfNeeded();
+    },
+  },
+  {
+    name: "context budget (Gemini)",
+    async open(page) {
+      await page.goto("/budget?for=gemini");
+      await expect(page.getByTestId("budget-total")).toBeVisible();
+    },
+  },
+  {
+    name: "run detail: what the model gets back (chart_png for Anthropic)",
+    async open(page, f) {
+      await page.goto(`/runs/${f.chartRunId}`);
+      await page.getByTestId("run-model-view-target").selectOption("anthropic");
+      await expect(page.getByTestId("run-model-view-carried")).toContainText("image (image/png)");
+      await page.getByTestId("run-model-view").scrollIntoViewIfNeeded();
+    },
+  },
+  {
     name: "history",
     async open(page) {
       await page.goto("/runs");
@@ -384,7 +413,7 @@ test.describe("the navigation at 390x844", () => {
     await expect(button).toHaveAttribute("aria-expanded", "true");
     await expect(nav).toBeVisible();
     expect(await nav.getAttribute("id")).toBe(await button.getAttribute("aria-controls"));
-    await expect(nav.getByRole("link")).toHaveText(["Tools", "History", "Triggers", "Servers", "Outbox", "Audit", "Settings"]);
+    await expect(nav.getByRole("link")).toHaveText(["Tools", "Budget", "History", "Triggers", "Servers", "Outbox", "Audit", "Settings"]);
     await expect(nav.getByRole("link", { name: "History" })).toHaveAttribute("aria-current", "page");
     await expectNoSidewaysScroll(page, "390x844 history with the menu open");
     await scan(page, "390x844 history with the menu open");
@@ -415,7 +444,7 @@ test.describe("the navigation at 390x844", () => {
     // A desktop window shows the links in a row and no button.
     await page.setViewportSize({ width: 1440, height: 900 });
     await expect(button).toBeHidden();
-    await expect(nav.getByRole("link")).toHaveText(["Tools", "History", "Triggers", "Servers", "Outbox", "Audit", "Settings"]);
+    await expect(nav.getByRole("link")).toHaveText(["Tools", "Budget", "History", "Triggers", "Servers", "Outbox", "Audit", "Settings"]);
   });
 });
 

@@ -112,6 +112,40 @@ describe("GET /api/tools/definitions", () => {
     expect((await all("for=nope")).body.error.details[0].path).toBe("/for");
     expect((await all("for=mcp&limit=3")).body.error.details[0].path).toBe("/limit");
   });
+
+  it("takes the tool list's annotation hints, and refuses one it does not have", async () => {
+    const readOnly = await all("for=mcp&hint=read-only&hint=idempotent");
+    const names = readOnly.body.items.map((d: BuiltDefinition) => d.name);
+    expect(names.length).toBeGreaterThan(0);
+    const specs = await studio.registry.specs();
+    for (const n of names) expect(specs.find((s) => s.name === n)?.annotations).toMatchObject({ readOnlyHint: true });
+    const bad = await all("for=mcp&hint=read-only&hint=harmless");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0]).toMatchObject({ path: "/hint/1" });
+    expect(bad.body.error.message).toContain("closed world");
+  });
+});
+
+describe("GET /api/tools/definitions/export", () => {
+  it("sends the chosen tools as the target's file, named for it, the same bytes each time", async () => {
+    const { GET: EXPORT } = await import("@/app/api/tools/definitions/export/route");
+    const res = await EXPORT(req("/api/tools/definitions/export?for=anthropic&strict=true&source=builtin"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="anthropic.strict.json"');
+    const text = await res.text();
+    const file = JSON.parse(text);
+    const listed = await all("for=anthropic&strict=true&source=builtin");
+    expect(file).toMatchObject({ for: "anthropic", strict: true, filter: { source: "builtin" }, total: listed.body.total });
+    expect(file.definitions.map((d: { name: string }) => d.name)).toEqual(listed.body.items.map((d: BuiltDefinition) => d.name).sort());
+    expect(await (await EXPORT(req("/api/tools/definitions/export?for=anthropic&strict=true&source=builtin"))).text()).toBe(text);
+    // Gemini has no strict mode: the file says so in its name and its flag.
+    const gemini = await EXPORT(req("/api/tools/definitions/export?for=gemini&strict=true"));
+    expect(gemini.headers.get("content-disposition")).toBe('attachment; filename="gemini.json"');
+    expect((await gemini.json()).strict).toBe(false);
+    const bad = await EXPORT(req("/api/tools/definitions/export?for=claude"));
+    expect(bad.status).toBe(400);
+    expect((await EXPORT(req("/api/tools/definitions/export?for=mcp", null))).status).toBe(401);
+  });
 });
 
 describe("GET /api/tools/budget", () => {

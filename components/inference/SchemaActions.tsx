@@ -3,6 +3,7 @@
 import { Check, Copy, Download } from "lucide-react";
 import { useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
+import { attachmentName, saveBlob as save } from "@/components/ui/save-file";
 
 /**
  * Copy a schema to the clipboard, or download it as `<name>.schema.json`; with `exportHref`
@@ -24,17 +25,6 @@ export function SchemaActions({ schema, fileName, exportHref }: { schema: unknow
     setTimeout(() => setCopied(null), 1500);
   }
 
-  function save(blob: Blob, name: string) {
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
-
   function download() {
     save(new Blob([text], { type: "application/schema+json" }), `${safeName}.schema.json`);
   }
@@ -47,7 +37,7 @@ export function SchemaActions({ schema, fileName, exportHref }: { schema: unknow
       setExportError(`The ${format === "zod" ? "zod" : "TypeScript"} file could not be made.`);
       return;
     }
-    const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `${safeName}.${format === "zod" ? "zod.ts" : "d.ts"}`;
+    const name = attachmentName(res, `${safeName}.${format === "zod" ? "zod.ts" : "d.ts"}`);
     save(await res.blob(), name);
   }
 

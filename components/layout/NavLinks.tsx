@@ -7,6 +7,7 @@ import { Menu, X } from "lucide-react";
 
 const LINKS = [
   { href: "/", label: "Tools", match: (p: string) => p === "/" || p.startsWith("/tools") },
+  { href: "/budget", label: "Budget", match: (p: string) => p.startsWith("/budget") },
   { href: "/runs", label: "History", match: (p: string) => p.startsWith("/runs") },
   { href: "/triggers", label: "Triggers", match: (p: string) => p.startsWith("/triggers") },
   { href: "/servers", label: "Servers", match: (p: string) => p.startsWith("/servers") },

@@ -4,22 +4,15 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternal
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useSearchParams } from "next/navigation";
 import { Search } from "lucide-react";
-import { annotationHint, displayName } from "@/lib/tools/spec";
+import { displayName } from "@/lib/tools/spec";
 import type { ToolSummary } from "@/lib/tools/summary";
-import { parseToolListQuery, toolListHref } from "@/lib/tools/list-query";
+import { HINT_FILTERS, isHintFilter, parseToolListQuery, searchText, toolFilter, toolListHref } from "@/lib/tools/list-query";
 import { Badge } from "@/components/ui/Badge";
 import { AnnotationBadges } from "./AnnotationBadges";
+import { ExportDefinitions } from "./ExportDefinitions";
 import { ToolIcons } from "./ToolIcons";
 import { useSlashKey } from "./slash-key";
 import type { NameCollision } from "@/lib/registry/registry";
-
-const HINT_FILTERS = [
-  { id: "read-only", test: (t: ToolSummary) => annotationHint(t, "readOnlyHint") },
-  { id: "writes", test: (t: ToolSummary) => !annotationHint(t, "readOnlyHint") },
-  { id: "destructive", test: (t: ToolSummary) => !annotationHint(t, "readOnlyHint") && annotationHint(t, "destructiveHint") },
-  { id: "idempotent", test: (t: ToolSummary) => annotationHint(t, "idempotentHint") },
-  { id: "closed world", test: (t: ToolSummary) => !annotationHint(t, "openWorldHint") },
-] as const;
 
 const byName = new Intl.Collator();
 
@@ -55,7 +48,7 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
   const [initial] = useState(() => parseToolListQuery(searchParams));
   const [query, setQuery] = useState(initial.q);
   const [source, setSource] = useState<string>(initial.source);
-  const [hints, setHints] = useState<string[]>(initial.hints.filter((h) => HINT_FILTERS.some((f) => f.id === h)));
+  const [hints, setHints] = useState<string[]>(initial.hints.filter(isHintFilter));
   const searchRef = useRef<HTMLInputElement>(null);
   useSlashKey(() => {
     searchRef.current?.focus();
@@ -71,7 +64,7 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
   const indexed = useMemo(
     () =>
       tools
-        .map((t) => ({ t, text: [t.name, t.title, t.annotations?.title, t.description].filter((s) => typeof s === "string").join("\n").toLowerCase() }))
+        .map((t) => ({ t, text: searchText(t) }))
         .sort((a, b) => byName.compare(a.t.name, b.t.name)),
     [tools],
   );
@@ -79,9 +72,8 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
   const deferredQuery = useDeferredValue(query);
 
   const shown = useMemo(() => {
-    const q = deferredQuery.trim().toLowerCase();
-    const tests = hints.map((h) => HINT_FILTERS.find((f) => f.id === h)!.test);
-    return indexed.filter(({ t, text }) => (source === "all" || t.source.id === source) && tests.every((test) => test(t)) && (!q || text.includes(q))).map(({ t }) => t);
+    const matches = toolFilter({ q: deferredQuery, source, hints });
+    return indexed.filter(({ t, text }) => matches(t, text)).map(({ t }) => t);
   }, [indexed, deferredQuery, source, hints]);
 
   const toggleHint = (id: string) => setHints((h) => (h.includes(id) ? h.filter((x) => x !== id) : [...h, id]));
@@ -94,6 +86,9 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
           <p className="text-muted-foreground">
             {tools.length} registered from {sources.length} source{sources.length === 1 ? "" : "s"}. Open one to read its schemas, fill its form and run it.
           </p>
+        </div>
+        <div className="ml-auto">
+          <ExportDefinitions q={query} source={source} hints={hints} shown={shown.length} />
         </div>
       </div>
 

@@ -23,6 +23,7 @@ export const ROUTES: readonly RouteAccess[] = [
   // Pages
   page("/", "viewer"),
   page("/tools/[name]", "viewer"),
+  page("/budget", "viewer"),
   page("/runs", "viewer"),
   page("/runs/[id]", "viewer"),
   page("/runs/compare", "viewer"),
@@ -56,6 +57,7 @@ export const ROUTES: readonly RouteAccess[] = [
   // What a model is given for a tool (lib/model-view): what a viewer sees of its schemas, per provider.
   api("/api/tools/[name]/definition", { GET: "viewer" }),
   api("/api/tools/definitions", { GET: "viewer" }),
+  api("/api/tools/definitions/export", { GET: "viewer" }),
   api("/api/tools/budget", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema", { GET: "viewer" }),
   api("/api/tools/[name]/inferred-schema/download", { GET: "viewer" }),

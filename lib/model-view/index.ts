@@ -6,6 +6,7 @@
  * name, so building a 5,000-tool registry again costs lookups. Pure apart from the cache.
  */
 import { canonicalJson, sha256Hex } from "../tools/hash";
+import { toolFilter } from "../tools/list-query";
 import type { ToolSpec } from "../tools/spec";
 import { toAnthropic } from "./anthropic";
 import { toGemini } from "./gemini";
@@ -95,10 +96,10 @@ export function buildDefinitions(specs: readonly ToolSpec[], target: Target, opt
   return specs.map((s) => buildDefinition(s, target, { strict: opts.strict, names }));
 }
 
-/** Tools whose name, title or description contains `q` (case-insensitive), from `source` when given. */
-export function selectTools(specs: readonly ToolSpec[], filter: { source?: string; q?: string }): ToolSpec[] {
-  const q = filter.q?.trim().toLowerCase();
-  return specs.filter((s) => (!filter.source || s.source.id === filter.source) && (!q || s.name.toLowerCase().includes(q) || (s.title ?? "").toLowerCase().includes(q) || (s.description ?? "").toLowerCase().includes(q)));
+/** The tools the tool list shows under the same filters (lib/tools/list-query.ts): source, search text, annotation hints. */
+export function selectTools(specs: readonly ToolSpec[], filter: { source?: string; q?: string; hints?: string[] }): ToolSpec[] {
+  const matches = toolFilter({ q: filter.q ?? "", source: filter.source || "all", hints: filter.hints ?? [] });
+  return specs.filter((s) => matches(s));
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * The query of the definition routes: `for` (a target, required), `strict` ("true"/"false"),
- * and for the list `source` and `q`. Refusals name the field and what it accepts (HttpError 400).
+ * and for the lists the tool list's own filters: `source`, `q` and `hint` (repeatable).
+ * Refusals name the field and what it accepts (HttpError 400).
  */
 import { HttpError } from "../http/http";
+import { HINT_FILTERS, isHintFilter } from "../tools/list-query";
 import { isTarget, TARGETS, type Target } from "./types";
 
 export interface DefinitionQuery {
@@ -10,12 +12,14 @@ export interface DefinitionQuery {
   strict: boolean;
   source?: string;
   q?: string;
+  /** Annotation filters (the tool list's buttons) that must all hold. */
+  hints?: string[];
 }
 
 export function parseDefinitionQuery(params: URLSearchParams, allowed: readonly string[]): DefinitionQuery {
   for (const key of new Set(params.keys())) {
     if (!allowed.includes(key)) throw new HttpError(400, "bad_request", `Invalid query: /${key} is not a parameter here (accepted: ${allowed.join(", ")})`, [{ path: `/${key}`, message: "unknown parameter" }]);
-    if (params.getAll(key).length > 1) throw new HttpError(400, "bad_request", `Invalid query: /${key} is given more than once`, [{ path: `/${key}`, message: "given more than once" }]);
+    if (key !== "hint" && params.getAll(key).length > 1) throw new HttpError(400, "bad_request", `Invalid query: /${key} is given more than once`, [{ path: `/${key}`, message: "given more than once" }]);
   }
   const target = params.get("for");
   if (!isTarget(target)) {
@@ -31,5 +35,13 @@ export function parseDefinitionQuery(params: URLSearchParams, allowed: readonly 
   const q = params.get("q");
   if (source) out.source = source;
   if (q) out.q = q;
+  const hints = [...new Set(params.getAll("hint"))];
+  for (const [i, h] of hints.entries()) {
+    if (!isHintFilter(h)) {
+      const message = `must be one of ${HINT_FILTERS.map((f) => f.id).join(", ")} (got ${JSON.stringify(h.slice(0, 100))})`;
+      throw new HttpError(400, "bad_request", `Invalid query: /hint/${i} ${message}`, [{ path: `/hint/${i}`, message }]);
+    }
+  }
+  if (hints.length) out.hints = hints;
   return out;
 }

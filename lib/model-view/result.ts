@@ -41,6 +41,8 @@ export interface RunModelView {
   /** For a run that did not succeed: what the model is told, set apart from what only operators see. */
   modelError?: { kind: string; message: string; operatorDetail: "never sent to a model" };
   tokens: TokenCount;
+  /** The provider's documentation of its tool-result message. */
+  doc: string;
 }
 
 /** A stable call id the view uses where the provider needs the call's id (the real one is the agent's). */
@@ -219,7 +221,7 @@ export function runModelView(run: Run, target: Target): RunModelView {
     // Providers count media by its size or duration, not as the text of its base64.
     tokens = { ...tokens, approximate: true, method: `o200k_base count of the message's JSON, media included as its base64 text; the provider counts images and files its own way` };
   }
-  const view: RunModelView = { for: target, run: run.id, tool: run.tool, status: run.status, message, carried, tokens };
+  const view: RunModelView = { for: target, run: run.id, tool: run.tool, status: run.status, message, carried, tokens, doc };
   if (run.status !== "success") {
     view.modelError = { kind: run.error?.kind ?? "other", message: run.error?.message ?? "", operatorDetail: "never sent to a model" };
   }

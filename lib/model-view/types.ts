@@ -72,3 +72,37 @@ export interface Converted {
 }
 
 export type { JsonSchema };
+
+/** What each target is called where a person picks one. */
+export const TARGET_LABELS: Record<Target, string> = {
+  mcp: "MCP",
+  "openai-chat": "OpenAI Chat Completions",
+  "openai-responses": "OpenAI Responses",
+  anthropic: "Anthropic Messages",
+  gemini: "Gemini",
+  rig: "Rig",
+};
+
+/** The targets with a strict mode (the others answer `strict: false` with the reason). */
+export const STRICT_TARGETS: readonly Target[] = ["openai-chat", "openai-responses", "anthropic"];
+
+/** The file a target's exported definitions go in (export.ts): `openai-chat.json`, `anthropic.strict.json`, …; strict only where the target has it. */
+export function definitionsFileName(target: Target, strict: boolean): string {
+  return `${target}${strict && STRICT_TARGETS.includes(target) ? ".strict" : ""}.json`;
+}
+
+/** The parameters' schema inside a target's definition: what the provider validates arguments with. */
+export function sentSchema(target: Target, definition: Record<string, unknown>): unknown {
+  switch (target) {
+    case "openai-chat":
+      return (definition.function as Record<string, unknown> | undefined)?.parameters;
+    case "openai-responses":
+    case "gemini":
+    case "rig":
+      return definition.parameters;
+    case "anthropic":
+      return definition.input_schema;
+    case "mcp":
+      return definition.inputSchema;
+  }
+}

@@ -5,6 +5,7 @@ import { getConfigStore } from "@/lib/config/store";
 import { getStudio } from "@/lib/studio/studio";
 import { JsonView } from "@/components/runs/JsonView";
 import { RunOutput } from "@/components/runs/RunOutput";
+import { RunModelView } from "@/components/runs/RunModelView";
 import { formatTime } from "@/components/runs/RunTable";
 import { formatDuration, StatusBadge } from "@/components/runs/StatusBadge";
 import { RunAgainButton } from "@/components/runs/RunAgainButton";
@@ -71,6 +72,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <div className="space-y-4">
           <Card title="Arguments"><JsonView value={run.arguments} label="Arguments" /></Card>
           <Card title="Outcome"><RunOutput run={run} showLink={false} readAccess={allowRole(principal.role, "runner", "read resources through a server")} /></Card>
+          {run.status !== "running" && run.status !== "queued" && <RunModelView runId={run.id} />}
           {detail && (
             <Card title="Operator detail" actions={<span className="text-[12px] text-muted-foreground">Admins only: callers and models never see it</span>}>
               <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-words font-mono text-[12px]" data-testid="operator-detail" {...scrollRegion("Operator detail")}>{detail}</pre>

@@ -6,6 +6,7 @@ import { displayName } from "@/lib/tools/spec";
 import { getStudio } from "@/lib/studio/studio";
 import { AnnotationBadges } from "@/components/tools/AnnotationBadges";
 import { ToolDefinition } from "@/components/tools/ToolDefinition";
+import { ModelView } from "@/components/tools/ModelView";
 import { Markdown } from "@/components/tools/Markdown";
 import { ToolIcons } from "@/components/tools/ToolIcons";
 import { ToolSidebar } from "@/components/tools/ToolSidebar";
@@ -87,6 +88,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
         shapes={await studio.shapes.get(spec.name, { outputSchema: spec.outputSchema, inputSchema: spec.inputSchema })}
         adopt={spec.source.kind === "runtime" ? allowRole(principal.role, "admin", "change the config") : undefined}
       />
+      <ModelView tool={spec.name} inputSchema={spec.inputSchema} />
       <ToolDefinition tool={spec} />
     </div>
     </div>

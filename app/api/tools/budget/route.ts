@@ -11,8 +11,8 @@ export const dynamic = "force-dynamic";
  * documented limits on tools per request with a warning for each one the set exceeds.
  */
 export const GET = guarded("/api/tools/budget", "GET", async (req) => {
-  const q = parseDefinitionQuery(new URL(req.url).searchParams, ["for", "strict", "source", "q"]);
+  const q = parseDefinitionQuery(new URL(req.url).searchParams, ["for", "strict", "source", "q", "hint"]);
   const specs = await (await getStudio()).registry.specs();
-  const subset = q.source || q.q ? selectTools(specs, q) : specs;
+  const subset = q.source || q.q || q.hints ? selectTools(specs, q) : specs;
   return Response.json(registryBudget(subset, q.for, { strict: q.strict, registry: specs }), { headers: { "Cache-Control": "no-store" } });
 });
