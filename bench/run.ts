@@ -11,7 +11,11 @@
 //   6. mcp      — the same `add` on an MCP server (bench/fixtures/mcp-bench-server.mjs), proxied by the
 //                 studio over stdio and Streamable HTTP, called straight from an SDK client, and over
 //                 HTTP with a bare JSON-RPC POST too, no SDK: what the server alone takes to answer
-//                 (issue 12 item 3: a proxied call adds at most 1 ms p50 over the built-in tool)
+//                 (issue 12 item 3: a proxied call adds at most 1 ms p50 over the built-in tool;
+//                 issue 37 item 5: the studio's own part of it, over a direct SDK call, at most 0.3 ms)
+//   7. /api/mcp — the same built-in `add` as `tools/call` through the studio's own MCP endpoint from
+//                 an SDK client of each protocol era (2026-07-28, and 2025-11-25 with a session),
+//                 interleaved with the REST call (issue 37 item 5: within 1.2x of REST, p50)
 // and prints the studio as ratios to the two floors measured in the same run (issue 12's targets:
 // at least 75% of the bare route's runs/s at concurrency 32, at most 1.5 ms more p50 at c=1). The
 // targets are judged on a side-by-side pass once both are settled (the bare route stays up while
@@ -738,6 +742,26 @@ async function directClient(transport: "stdio" | "http", url: string): Promise<{
 }
 
 /**
+ * An SDK client of one protocol era on the studio's own `/api/mcp`, signed in with the runner
+ * token the REST path uses: `tools/call add` as an agent makes it.
+ */
+async function gatewayClient(server: Server, era: "2026-07-28" | "2025-11-25"): Promise<{ call: Call; close(): Promise<void> }> {
+  const client = new Client({ name: `tool-studio-bench-${era}`, version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {});
+  await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", server.baseUrl), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+  const close = () => client.close();
+  cleanups.push({ name: `close the /api/mcp ${era} client`, fn: close });
+  return {
+    close,
+    call: async () => {
+      const r = await client.callTool({ name: "add", arguments: { ...ARGS } });
+      if (r.isError) return `isError: ${JSON.stringify(r.content).slice(0, 200)}`;
+      const sum = (r.structuredContent as { sum?: unknown } | undefined)?.sum;
+      return sum === EXPECTED_SUM ? null : `structuredContent.sum was ${JSON.stringify(sum)}`;
+    },
+  };
+}
+
+/**
  * A bare JSON-RPC POST of `tools/call add` (2026-07-28 envelope) to the bench server over a
  * keep-alive node:http agent, no client SDK: what the server alone takes to answer, the least any
  * client calling it over HTTP can spend.
@@ -932,11 +956,27 @@ async function main(): Promise<number> {
   await directHttpClient.close();
   const rawHttp = await measure("raw-mcp-http", "raw POST → MCP server (HTTP, no SDK)", rawPost.call, mcpOpts);
   rawPost.close();
+  // 7. The built-in tool through /api/mcp in both protocol eras, interleaved with the REST call.
+  const modernGateway = await gatewayClient(server, "2026-07-28");
+  const legacyGateway = await gatewayClient(server, "2025-11-25");
+  const gateway = await interleaved(
+    [
+      { label: "REST add", call: studioCall(server, "add") },
+      { label: "/api/mcp 2026-07-28", call: modernGateway.call },
+      { label: "/api/mcp 2025-11-25", call: legacyGateway.call },
+    ],
+    cfg.nHttp,
+    Math.min(cfg.warmup, 100),
+  );
+  await modernGateway.close();
+  await legacyGateway.close();
+  const [gatewayRestP50, gatewayModernP50, gatewayLegacyP50] = gateway.p50Ms as [number, number, number];
+  for (const f of gateway.failures.slice(0, 5)) problems.push(`/api/mcp pass: ${f}`);
   // Every response came back after its run was finished, so the count is final; stop the server first anyway.
   await server.stop();
   await fixture.stop();
   const httpCaptured = await countRuns(httpDb.url, "add");
-  const builtinCalls = http.callsMade + httpAgain.callsMade + mixed.callsMade[0]! + item1Seq.callsMade[1]! + item1Conc.callsMade[1]!;
+  const builtinCalls = http.callsMade + httpAgain.callsMade + mixed.callsMade[0]! + item1Seq.callsMade[1]! + item1Conc.callsMade[1]! + gateway.callsMade.reduce((a, b) => a + b, 0);
   const mcpCaptured = { stdio: await countRuns(httpDb.url, MCP_TOOLS.stdio), http: await countRuns(httpDb.url, MCP_TOOLS.http) };
   for (const f of mixed.failures.slice(0, 5)) problems.push(`interleaved pass: ${f}`);
 
@@ -983,6 +1023,12 @@ async function main(): Promise<number> {
     // item 3: what a proxied MCP call adds over the studio's own built-in tool, at c=1, their calls interleaved
     proxiedStdioOverBuiltinP50Ms: mixedStdioP50 - builtinP50,
     proxiedHttpOverBuiltinP50Ms: mixedHttpP50 - builtinP50,
+    // issue 37 item 5: the studio's own part of a proxied call (over a direct SDK call to the same
+    // server in the same rounds), and /api/mcp's tools/call against the same call through REST
+    studioPartStdioP50Ms: mixedStdioP50 - builtinP50 - mixedSdkStdioP50,
+    studioPartHttpP50Ms: mixedHttpP50 - builtinP50 - mixedSdkHttpP50,
+    gatewayModernVsRestP50: gatewayModernP50 / gatewayRestP50,
+    gatewayLegacyVsRestP50: gatewayLegacyP50 / gatewayRestP50,
   };
 
   // ---- print
@@ -1038,7 +1084,8 @@ async function main(): Promise<number> {
     out.push(
       `Proxied MCP over ${name}: p50 ${fmtTime(mixedP50)}, ${fmtTime(over)} over the built-in tool (p50 ${fmtTime(builtinP50)}; their calls interleaved; target ≤1 ms: ${over <= 1 ? "met" : "NOT met"}); ` +
         `a direct SDK call to the same server in the same rounds: p50 ${fmtTime(sdkP50)} (${fmtTime(sdk.sequential.p50Ms)} back to back), so of the ${fmtTime(over)} the studio's own part is ${over >= sdkP50 ? fmtTime(over - sdkP50) : `nothing measurable (the call took ${fmtTime(sdkP50 - over)} less over the built-in tool than a direct call takes)`}; ` +
-        `the studio adds ${fmtTime(mixedP50 - sdkP50)} to a direct call (${fmtRate(proxied.concurrent.runsPerSec)} vs ${fmtRate(sdk.concurrent.runsPerSec)} runs/s at c=${C}).`,
+        `the studio adds ${fmtTime(mixedP50 - sdkP50)} to a direct call (${fmtRate(proxied.concurrent.runsPerSec)} vs ${fmtRate(sdk.concurrent.runsPerSec)} runs/s at c=${C}); ` +
+        `studio's own part target ≤0.3 ms: ${over - sdkP50 <= 0.3 ? "met" : "NOT met"}.`,
     );
   }
   // A proxied call costs at least what the server takes to answer it: item 3's HTTP figure in its three parts.
@@ -1047,6 +1094,11 @@ async function main(): Promise<number> {
       `${fmtTime(mixedRawHttpP50)} called between the studio's calls (interleaved rounds): ` +
       `${mixedRawHttpP50 >= 1 ? "more than item 3's whole 1 ms budget before the studio does anything" : "within item 3's 1 ms budget"}. ` +
       `At that pace the SDK client adds ${fmtTime(mixedSdkHttpP50 - mixedRawHttpP50)} to it, and the studio its own part above.`,
+  );
+  out.push(
+    `tools/call add through /api/mcp, interleaved with POST /api/tools/add/run (p50 ${fmtTime(gatewayRestP50)}): ` +
+      `2026-07-28 p50 ${fmtTime(gatewayModernP50)} (${fmtX(targets.gatewayModernVsRestP50)} REST; target ≤1.2x: ${targets.gatewayModernVsRestP50 <= 1.2 ? "met" : "NOT met"}), ` +
+      `2025-11-25 session p50 ${fmtTime(gatewayLegacyP50)} (${fmtX(targets.gatewayLegacyVsRestP50)} REST; target ≤1.2x: ${targets.gatewayLegacyVsRestP50 <= 1.2 ? "met" : "NOT met"}); an SDK client each, as agents call it.`,
   );
   out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
   out.push(
@@ -1079,6 +1131,7 @@ async function main(): Promise<number> {
     arguments: ARGS,
     results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp },
     interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, directSdkStdioP50Ms: mixedSdkStdioP50, directSdkHttpP50Ms: mixedSdkHttpP50, rawPostHttpP50Ms: mixedRawHttpP50, rounds: cfg.nHttp },
+    gateway: { restP50Ms: gatewayRestP50, modernP50Ms: gatewayModernP50, legacyP50Ms: gatewayLegacyP50, rounds: cfg.nHttp },
     item1SideBySide: {
       c1: { floorNextP50Ms: item1Seq.p50Ms[0], studioP50Ms: item1Seq.p50Ms[1], rounds: cfg.nHttp },
       [`c${cfg.conc}`]: { floorNextRunsPerSec: item1Conc.runsPerSec[0], studioRunsPerSec: item1Conc.runsPerSec[1], calls: item1Conc.callsMade },
