@@ -1,5 +1,5 @@
 // The production server (`npm run studio` / `npm start` run it through scripts/studio.mjs): Next's
-// own request handler on a plain node:http server, except for two hot routes that are handed to
+// own request handler on a plain node:http server, except for the hot routes that are handed to
 // their route handlers directly (issue 12: Next's router costs each request more than a whole
 // captured run's own work).
 //
@@ -7,9 +7,12 @@
 //                               already skips (UNPROXIED_API there), so nothing else runs for them
 //                               in Next either;
 //   GET  /api/tools             the whole list, which with a big registry is megabytes: its gzip is
-//                               kept per ETag instead of compressed again on every request.
+//                               kept per ETag instead of compressed again on every request;
+//   /api/mcp (GET, POST, DELETE) every call an agent makes through the studio (issue 37: through
+//                               Next's router and proxy a tools/call took 1.8x the same run on REST);
+//                               its event streams are passed on as they come.
 //
-// Both handlers are `guarded` (lib/studio/guarded.ts): the same door (URL checks, Host, cross-site
+// Each handler is `guarded` (lib/studio/guarded.ts): the same door (URL checks, Host, cross-site
 // writes, who and which role) runs inside them whichever way the request arrives. They are loaded
 // from Next's own build (.next/server), through the same module runtime Next uses, so there is one
 // studio, one registry and one set of runs in flight per process. Everything else, and every other
@@ -44,6 +47,7 @@ async function routeHandler(route, method) {
 }
 const runTool = await routeHandler("api/tools/[name]/run", "POST");
 const listTools = await routeHandler("api/tools", "GET");
+const mcp = Object.fromEntries(await Promise.all(["GET", "POST", "DELETE"].map(async (m) => [m, await routeHandler("api/mcp", m)])));
 
 // The headers next.config.mjs sets on every path are set here too. A rule for other paths would be
 // skipped by the fast path without a word, so it stops the start instead.
@@ -57,6 +61,7 @@ for (const rule of (await nextConfig.headers?.()) ?? []) {
 // The same as proxy.ts's matcher leaves out: names of plain characters only.
 const RUN_PATH = /^\/api\/tools\/([A-Za-z0-9_.-]+)\/run(?:\?|$)/;
 const LIST_PATH = /^\/api\/tools(?:\?|$)/;
+const MCP_PATH = /^\/api\/mcp(?:\?|$)/;
 
 /**
  * Bodies declared this small are read whole before the handler sees them: a web stream over the
@@ -109,6 +114,8 @@ function acceptsGzip(req) {
   return /\bgzip\b/i.test(req.headers["accept-encoding"] ?? "");
 }
 
+const STREAMED = /ndjson|text\/event-stream/;
+
 async function send(req, res, response, { cacheKey } = {}) {
   const headers = {};
   for (const [k, v] of configHeaders) headers[k] = v;
@@ -118,8 +125,8 @@ async function send(req, res, response, { cacheKey } = {}) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
   const body = response.body;
-  // A stream (the ndjson of a run) is passed on as it comes, never held back to be compressed.
-  if (!body || (headers["content-type"] ?? "").includes("ndjson")) {
+  // A stream (the ndjson of a run, an MCP event stream) is passed on as it comes, never held back to be compressed.
+  if (!body || STREAMED.test(headers["content-type"] ?? "")) {
     res.writeHead(response.status, headers);
     if (!body) return void res.end();
     // A client that goes away mid-stream is no failure: its run was cancelled through the request's signal.
@@ -207,6 +214,7 @@ const server = http.createServer((req, res) => {
   let work;
   if (req.method === "POST" && (run = RUN_PATH.exec(url))) work = direct(req, res, runTool, { name: run[1] });
   else if (req.method === "GET" && LIST_PATH.test(url)) work = direct(req, res, listTools, {}, { cacheKey: "/api/tools" });
+  else if (mcp[req.method] && MCP_PATH.test(url)) work = direct(req, res, mcp[req.method], {});
   else work = handle(req, res);
   Promise.resolve(work).catch((err) => fail(res, err));
 });

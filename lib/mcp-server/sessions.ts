@@ -66,17 +66,17 @@ export class LegacySessions {
    * Serves one 2025-era request of `caller` (the door's principal; none in tests that build the
    * server directly): in its session, as a new session (initialize), or statelessly.
    */
-  async handle(request: Request, stateless: LegacyHttpHandler, caller?: Principal): Promise<Response> {
+  async handle(request: Request, stateless: LegacyHttpHandler, caller?: Principal, body?: { parsedBody: unknown }): Promise<Response> {
     const owner = sessionOwner(caller);
     const id = request.headers.get("mcp-session-id");
     if (id) {
       const session = this.sessions.get(id);
       if (!session || session.owner !== owner) return sessionNotFound();
       session.lastSeen = this.now();
-      return session.transport.handleRequest(request);
+      return session.transport.handleRequest(request, body);
     }
-    if (request.method === "POST" && (await isInitialize(request))) return this.open(request, owner);
-    return stateless(request);
+    if (request.method === "POST" && isInitialize(body ? body.parsedBody : await parsedOrUndefined(request))) return this.open(request, owner, body);
+    return stateless(request, body);
   }
 
   /** Tells every session's client that a list changed (delivered on its GET stream, if it has one open). */
@@ -100,7 +100,7 @@ export class LegacySessions {
     this.stopSweeper();
   }
 
-  private async open(request: Request, owner: string): Promise<Response> {
+  private async open(request: Request, owner: string, body?: { parsedBody: unknown }): Promise<Response> {
     if (this.sessions.size >= this.maxSessions) {
       const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
       if (oldest) await this.close(oldest);
@@ -124,7 +124,7 @@ export class LegacySessions {
     };
     if (this.opts.onerror) server.onerror = this.opts.onerror;
     await server.connect(transport);
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, body);
     // A refused initialize opens no session: nothing to keep.
     if (!transport.sessionId || !this.sessions.has(transport.sessionId)) await server.close().catch(() => {});
     return response;
@@ -166,14 +166,17 @@ export function sessionOwner(caller: Principal | undefined): string {
   return `env:${caller.via}`;
 }
 
-/** Whether a POST body is (or, in a batch, contains) an `initialize` request. */
-async function isInitialize(request: Request): Promise<boolean> {
-  let body: unknown;
+/** The request's body parsed as JSON, read from a clone (the transport reads the request itself); undefined if it is not JSON. */
+async function parsedOrUndefined(request: Request): Promise<unknown> {
   try {
-    body = JSON.parse(await request.clone().text());
+    return JSON.parse(await request.clone().text());
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether a POST body is (or, in a batch, contains) an `initialize` request. */
+function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
   return messages.some((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize");
 }
