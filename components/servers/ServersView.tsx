@@ -32,6 +32,9 @@ function pairs(text: string, sep: "=" | ":"): Record<string, string> {
  */
 export function ServersView({ initial, canAdmin, reason = null }: { initial: McpServerState[]; canAdmin: boolean; reason?: string | null }) {
   const [servers, setServers] = useState(initial);
+  // Until React has hydrated, a click on Add server would do nothing: keep it off meanwhile.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const [adding, setAdding] = useState(canAdmin && initial.length === 0);
   const [error, setError] = useState<string | null>(null);
   // The name the add form asked for is held by a disabled entry: offer to enable that one instead.
@@ -119,7 +122,7 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
             type="button"
             className={buttonClass.primary}
             onClick={() => setAdding((a) => !a)}
-            disabled={!canAdmin}
+            disabled={!canAdmin || !ready}
             title={locked}
             aria-describedby={describedBy}
             aria-expanded={canAdmin ? adding : undefined}
