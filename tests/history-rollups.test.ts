@@ -96,6 +96,9 @@ const FILTERS: RunFilter[] = [
   { tool: "wide", status: "running" },
   { tool: "narrow" },
   { source: "builtin" },
+  { source: "mcp:ext" },
+  { source: "builtin", status: "success" },
+  { status: "error" },
   {},
   { tool: "wide", since: new Date(t0 + 3 * DAY), until: new Date(t0 + 30 * DAY) },
   { tool: "wide", since: new Date(t0 + 3 * DAY + 5 * 3600_000) },
@@ -151,6 +154,17 @@ describe("stats rollups", () => {
     for (const f of [{ tool: "wide", actor: "bob" }, { tool: "wide", q: "ok 1" }, { tool: "burst", status: "error" }, { tool: "wide", since: new Date(t0 + 90_000) }] satisfies RunFilter[]) {
       expect((await runStats(db.prisma, f)).approximate, JSON.stringify(f)).toBe(false);
     }
+  });
+
+  it("keep one row per source beside the rows per tool", async () => {
+    const perSource = await db.prisma.$queryRawUnsafe<{ source: string; runs: number }[]>(
+      `SELECT tool_source AS source, sum(runs)::int AS runs FROM run_rollups WHERE grain = 'day' AND tool_name = '' GROUP BY 1 ORDER BY 1`,
+    );
+    const perTool = await db.prisma.$queryRawUnsafe<{ source: string; runs: number }[]>(
+      `SELECT tool_source AS source, sum(runs)::int AS runs FROM run_rollups WHERE grain = 'day' AND tool_name <> '' GROUP BY 1 ORDER BY 1`,
+    );
+    expect(perSource.map((r) => r.source)).toEqual(["builtin", "mcp:ext"]);
+    expect(perSource).toEqual(perTool);
   });
 
   it("are what a rebuild from the runs computes", async () => {

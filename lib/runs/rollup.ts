@@ -1,7 +1,8 @@
 // Stats read from run_rollups (kept by triggers on runs: migration 20261202060000_history_search)
 // instead of every run. Only filters a rollup can answer come here: tool, source, status and a
 // time range on the grain's boundaries. Runs in flight (queued, running) are not in the rollups
-// and are read from runs (there are few of them).
+// and are read from runs (there are few of them). Each run counts twice: in its tool's rows and in
+// its source's (tool_name ''), so a filter without a tool reads one row per source and bucket.
 //
 // Percentiles are approximate: durations are counted in buckets, exact below 32 ms and 5% wide
 // above (bucket 32 + k holds [32 * 1.05^k, 32 * 1.05^(k+1))); a percentile is interpolated
@@ -105,7 +106,7 @@ export interface RollupRow {
  */
 export async function readRollups(prisma: PrismaClient, f: RunFilter, grain: Grain): Promise<RollupRow[]> {
   const parts: Prisma.Sql[] = [Prisma.sql`grain = ${grain}`, Prisma.sql`runs > 0`];
-  if (f.tool) parts.push(Prisma.sql`tool_name = ${f.tool}`);
+  parts.push(Prisma.sql`tool_name = ${f.tool ?? ""}`);
   if (f.source) parts.push(Prisma.sql`tool_source = ${f.source}`);
   if (f.status) parts.push(Prisma.sql`status = ${f.status}::"RunStatus"`);
   if (f.since) parts.push(Prisma.sql`bucket >= ${f.since}`);
