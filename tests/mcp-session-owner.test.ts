@@ -123,6 +123,22 @@ describe("a 2025-era session belongs to who opened it", () => {
     await notFound(post(rita, { jsonrpc: "2.0", id: 10, method: "tools/list" }, session));
   });
 
+  it("each request in a session is served as the caller who sent it: the same person's viewer token cannot call a tool there", async () => {
+    // The owner is the person, so their viewer token may use the session; its role is the token's,
+    // per request, never the role of whoever opened the session.
+    const ritaViewer = person("rita", "viewer", "tok-rita-view");
+    const session = await open(rita);
+    const refused = await events(await post(ritaViewer, { jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }, session));
+    // tools/call is decided by the run policy, as on REST: a rejected run, with the viewer's role named.
+    expect(refused.at(-1)!.data).toMatchObject({ id: 11, result: { isError: true, _meta: { "dev.toolstudio/runStatus": "rejected", "dev.toolstudio/errorKind": "permission_denied" } } });
+    expect(JSON.stringify(refused.at(-1)!.data)).toContain("has the viewer role");
+    const listed = await events(await post(ritaViewer, { jsonrpc: "2.0", id: 12, method: "tools/list" }, session));
+    expect(listed.at(-1)!.data).toMatchObject({ id: 12, result: { tools: expect.any(Array) } });
+    const ran = await events(await post(rita, { jsonrpc: "2.0", id: 13, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }, session));
+    expect(ran.at(-1)!.data).toMatchObject({ id: 13, result: { structuredContent: { sum: 3 } } });
+    expect((await del(rita, session)).status).toBe(200);
+  });
+
   it("a session opened with an environment token is that token's: a person cannot use it", async () => {
     const session = await open(envToken);
     await notFound(get(rita, session));

@@ -1,4 +1,4 @@
-import { ProtocolError, type Server } from "@modelcontextprotocol/server";
+import { ProtocolError, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import type { AuditLog } from "../audit/log";
 import type { Principal } from "../auth/principal";
 import { roleAtLeast, type Role } from "../auth/roles";
@@ -50,13 +50,13 @@ function targetOf(params: unknown): string | undefined {
  * viewer methods. Without a caller (a server built directly, as tests do, with no door in front)
  * nothing is checked: the route always passes the door's principal.
  */
-export function guardMethods(server: Server, opts: { caller: () => Principal | undefined; audit?: Pick<AuditLog, "append"> }): void {
-  type Handler = (request: { method: string; params?: unknown }, ctx: unknown) => unknown;
+export function guardMethods(server: Server, opts: { caller: (ctx: { http?: { authInfo?: AuthInfo } }) => Principal | undefined; audit?: Pick<AuditLog, "append"> }): void {
+  type Handler = (request: { method: string; params?: unknown }, ctx: { http?: { authInfo?: AuthInfo } }) => unknown;
   const set = server.setRequestHandler.bind(server) as (method: string, ...rest: unknown[]) => void;
   const guardedSet = (method: string, ...rest: unknown[]): void => {
     const handler = rest.pop() as Handler;
     const checked: Handler = async (request, ctx) => {
-      const who = opts.caller();
+      const who = opts.caller(ctx);
       const refused = who ? methodRefusal(method, who) : null;
       if (refused && who) {
         await opts.audit

@@ -29,6 +29,7 @@ import {
   type McpHttpHandler,
   type ServerContext,
   type Tool,
+  type AuthInfo,
 } from "@modelcontextprotocol/server";
 import { isUnknownToolError, type ExecuteRequest } from "../execution/execute";
 import { auditSummary, checkAnswer, inputTimeoutMs, type InputAnswer, type InputRelay, type PendingInputView } from "../execution/pending-input";
@@ -42,11 +43,11 @@ import type { DomainService } from "../domains/service";
 import type { ToolSpec } from "../tools/spec";
 import { resolveChoices, withDomainChoices } from "./domains";
 import { InputFlow, type FlowRequest } from "./input-flow";
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "../auth/principal";
 import { META, toCallToolResult, toMcpTool } from "./mapping";
 import { idempotencyKeyProblem } from "../execution/idempotency";
-import { LegacySessions } from "./sessions";
+import { LegacySessions, sessionOwner } from "./sessions";
+import { surelyModern } from "./era";
 import { ListWatcher, ToolListWatcher } from "./changes";
 import { page, pageSize } from "./paging";
 import type { McpManagerEvent, McpView } from "../mcp/source";
@@ -79,8 +80,23 @@ export interface McpServerDeps {
   actor?: string | (() => string);
 }
 
-/** The caller of the request being served; the one door (lib/studio/guarded.ts) established it. */
-const caller = new AsyncLocalStorage<Principal>();
+/**
+ * The caller of a request reaches its handlers as the SDK's `authInfo` (ctx.http.authInfo), set
+ * per HTTP request, so a 2025-era session serves each request as the caller who sent it. Not an
+ * AsyncLocalStorage: once one runs, Node's promise hooks slow every promise of the process
+ * (measured: about 60 µs of a `tools/call`, REST calls included).
+ */
+const PRINCIPAL = "toolStudioPrincipal";
+
+function authInfoOf(principal: Principal): AuthInfo {
+  // No token: handlers need who is calling, never the credential.
+  return { token: "", clientId: sessionOwner(principal), scopes: [], extra: { [PRINCIPAL]: principal } };
+}
+
+/** The caller of the request a handler serves; the one door (lib/studio/guarded.ts) established it. */
+function callerOf(ctx: { http?: { authInfo?: AuthInfo } } | undefined): Principal | undefined {
+  return ctx?.http?.authInfo?.extra?.[PRINCIPAL] as Principal | undefined;
+}
 
 export const SERVER_INFO = { name: "tool-studio", title: "Tool Studio", version: "0.1.0" };
 
@@ -98,8 +114,7 @@ const INSTRUCTIONS =
  * session-less 2025-era requests are still answered, statelessly.
  */
 export async function handleMcpRequest(request: Request, deps: McpServerDeps, principal?: Principal, body?: McpBody): Promise<Response> {
-  if (principal) return caller.run(principal, () => serveMcp(request, deps, body));
-  return serveMcp(request, deps, body);
+  return serveMcp(request, deps, principal, body);
 }
 
 /**
@@ -111,7 +126,7 @@ export interface McpBody {
   parsedBody: unknown;
 }
 
-async function serveMcp(request: Request, deps: McpServerDeps, body?: McpBody): Promise<Response> {
+async function serveMcp(request: Request, deps: McpServerDeps, principal: Principal | undefined, body: McpBody | undefined): Promise<Response> {
   let studio: McpStudio;
   try {
     studio = typeof deps.studio === "function" ? await deps.studio() : deps.studio;
@@ -124,10 +139,11 @@ async function serveMcp(request: Request, deps: McpServerDeps, body?: McpBody): 
   }
   const endpoint = await endpointFor(studio, deps);
   const parsedBody = body?.parsedBody;
-  if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) {
-    return endpoint.sessions.handle(request, endpoint.stateless, caller.getStore(), body);
+  const authInfo = principal && authInfoOf(principal);
+  if (!surelyModern(request, parsedBody) && (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES }))) {
+    return endpoint.sessions.handle(request, endpoint.stateless, principal, body, authInfo);
   }
-  return endpoint.modern.fetch(request, body ? { parsedBody } : undefined);
+  return endpoint.modern.fetch(request, { ...(body ? { parsedBody } : {}), ...(authInfo ? { authInfo } : {}) });
 }
 
 interface Endpoint {
@@ -236,11 +252,11 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
     : { tools: { listChanged: true }, logging: {} };
   const server = new Server(SERVER_INFO, { capabilities, instructions: INSTRUCTIONS });
   // Before any handler is set: each one checks its method's role (lib/mcp-server/access.ts).
-  guardMethods(server, { caller: () => caller.getStore(), audit: studio.audit });
+  guardMethods(server, { caller: callerOf, audit: studio.audit });
   if (view) offerUpstream(server, view);
   else if (studio.mcp?.holdsConnections === false) {
-    server.fallbackRequestHandler = async (request) => {
-      const who = caller.getStore();
+    server.fallbackRequestHandler = async (request, ctx) => {
+      const who = callerOf(ctx);
       return Promise.reject((who && mcpMethodAccess(request.method) && methodRefusal(request.method, who)) || notOfferedHere(request.method));
     };
   }
@@ -257,7 +273,7 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const who = caller.getStore();
+    const who = callerOf(ctx);
     const actor = who?.actor ?? actorOf(deps);
     // A 2026-07-28 client answering what the call's run asked for (input_required), and retrying it.
     const state = ctx.mcpReq.requestState<string>();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport, type LegacyHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type LegacyHttpHandler, type Server } from "@modelcontextprotocol/server";
 import type { Principal } from "../auth/principal";
 import { SessionEventStore } from "./event-store";
 
@@ -64,19 +64,21 @@ export class LegacySessions {
 
   /**
    * Serves one 2025-era request of `caller` (the door's principal; none in tests that build the
-   * server directly): in its session, as a new session (initialize), or statelessly.
+   * server directly): in its session, as a new session (initialize), or statelessly. `authInfo`
+   * carries the caller to the handlers of this request (a session serves each request as its sender).
    */
-  async handle(request: Request, stateless: LegacyHttpHandler, caller?: Principal, body?: { parsedBody: unknown }): Promise<Response> {
+  async handle(request: Request, stateless: LegacyHttpHandler, caller?: Principal, body?: { parsedBody: unknown }, authInfo?: AuthInfo): Promise<Response> {
     const owner = sessionOwner(caller);
+    const options = { ...body, ...(authInfo ? { authInfo } : {}) };
     const id = request.headers.get("mcp-session-id");
     if (id) {
       const session = this.sessions.get(id);
       if (!session || session.owner !== owner) return sessionNotFound();
       session.lastSeen = this.now();
-      return session.transport.handleRequest(request, body);
+      return session.transport.handleRequest(request, options);
     }
-    if (request.method === "POST" && isInitialize(body ? body.parsedBody : await parsedOrUndefined(request))) return this.open(request, owner, body);
-    return stateless(request, body);
+    if (request.method === "POST" && isInitialize(body ? body.parsedBody : await parsedOrUndefined(request))) return this.open(request, owner, options);
+    return stateless(request, options);
   }
 
   /** Tells every session's client that a list changed (delivered on its GET stream, if it has one open). */
@@ -100,7 +102,7 @@ export class LegacySessions {
     this.stopSweeper();
   }
 
-  private async open(request: Request, owner: string, body?: { parsedBody: unknown }): Promise<Response> {
+  private async open(request: Request, owner: string, options: { parsedBody?: unknown; authInfo?: AuthInfo }): Promise<Response> {
     if (this.sessions.size >= this.maxSessions) {
       const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
       if (oldest) await this.close(oldest);
@@ -124,7 +126,7 @@ export class LegacySessions {
     };
     if (this.opts.onerror) server.onerror = this.opts.onerror;
     await server.connect(transport);
-    const response = await transport.handleRequest(request, body);
+    const response = await transport.handleRequest(request, options);
     // A refused initialize opens no session: nothing to keep.
     if (!transport.sessionId || !this.sessions.has(transport.sessionId)) await server.close().catch(() => {});
     return response;
