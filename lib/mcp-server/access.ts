@@ -1,8 +1,9 @@
-import { ProtocolError, type AuthInfo, type Server } from "@modelcontextprotocol/server";
+import { ProtocolError, type Server } from "@modelcontextprotocol/server";
 import type { AuditLog } from "../audit/log";
 import type { Principal } from "../auth/principal";
 import { roleAtLeast, type Role } from "../auth/roles";
 import { mcpMethodAccess } from "../auth/routes";
+import type { CallerContext } from "./caller";
 
 /**
  * The door of /api/mcp per JSON-RPC method. The HTTP route admits any viewer, because one URL
@@ -50,8 +51,8 @@ function targetOf(params: unknown): string | undefined {
  * viewer methods. Without a caller (a server built directly, as tests do, with no door in front)
  * nothing is checked: the route always passes the door's principal.
  */
-export function guardMethods(server: Server, opts: { caller: (ctx: { http?: { authInfo?: AuthInfo } }) => Principal | undefined; audit?: Pick<AuditLog, "append"> }): void {
-  type Handler = (request: { method: string; params?: unknown }, ctx: { http?: { authInfo?: AuthInfo } }) => unknown;
+export function guardMethods(server: Server, opts: { caller: (ctx: CallerContext) => Principal | undefined; audit?: Pick<AuditLog, "append"> }): void {
+  type Handler = (request: { method: string; params?: unknown }, ctx: CallerContext) => unknown;
   const set = server.setRequestHandler.bind(server) as (method: string, ...rest: unknown[]) => void;
   const guardedSet = (method: string, ...rest: unknown[]): void => {
     const handler = rest.pop() as Handler;

@@ -29,7 +29,6 @@ import {
   type McpHttpHandler,
   type ServerContext,
   type Tool,
-  type AuthInfo,
 } from "@modelcontextprotocol/server";
 import { isUnknownToolError, type ExecuteRequest } from "../execution/execute";
 import { auditSummary, checkAnswer, inputTimeoutMs, type InputAnswer, type InputRelay, type PendingInputView } from "../execution/pending-input";
@@ -46,7 +45,8 @@ import { InputFlow, type FlowRequest } from "./input-flow";
 import type { Principal } from "../auth/principal";
 import { META, toCallToolResult, toMcpTool } from "./mapping";
 import { idempotencyKeyProblem } from "../execution/idempotency";
-import { LegacySessions, sessionOwner } from "./sessions";
+import { LegacySessions } from "./sessions";
+import { authInfoOf, callerOf } from "./caller";
 import { surelyModern } from "./era";
 import { ListWatcher, ToolListWatcher } from "./changes";
 import { page, pageSize } from "./paging";
@@ -78,24 +78,6 @@ export interface McpServerDeps {
   studio: McpStudio | (() => Promise<McpStudio>);
   /** Who runs are attributed to when a call has no principal (tests that build the server directly). */
   actor?: string | (() => string);
-}
-
-/**
- * The caller of a request reaches its handlers as the SDK's `authInfo` (ctx.http.authInfo), set
- * per HTTP request, so a 2025-era session serves each request as the caller who sent it. Not an
- * AsyncLocalStorage: once one runs, Node's promise hooks slow every promise of the process
- * (measured: about 60 µs of a `tools/call`, REST calls included).
- */
-const PRINCIPAL = "toolStudioPrincipal";
-
-function authInfoOf(principal: Principal): AuthInfo {
-  // No token: handlers need who is calling, never the credential.
-  return { token: "", clientId: sessionOwner(principal), scopes: [], extra: { [PRINCIPAL]: principal } };
-}
-
-/** The caller of the request a handler serves; the one door (lib/studio/guarded.ts) established it. */
-function callerOf(ctx: { http?: { authInfo?: AuthInfo } } | undefined): Principal | undefined {
-  return ctx?.http?.authInfo?.extra?.[PRINCIPAL] as Principal | undefined;
 }
 
 export const SERVER_INFO = { name: "tool-studio", title: "Tool Studio", version: "0.1.0" };
@@ -139,11 +121,10 @@ async function serveMcp(request: Request, deps: McpServerDeps, principal: Princi
   }
   const endpoint = await endpointFor(studio, deps);
   const parsedBody = body?.parsedBody;
-  const authInfo = principal && authInfoOf(principal);
   if (!surelyModern(request, parsedBody) && (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES }))) {
-    return endpoint.sessions.handle(request, endpoint.stateless, principal, body, authInfo);
+    return endpoint.sessions.handle(request, endpoint.stateless, principal, body);
   }
-  return endpoint.modern.fetch(request, { ...(body ? { parsedBody } : {}), ...(authInfo ? { authInfo } : {}) });
+  return endpoint.modern.fetch(request, { ...(body ? { parsedBody } : {}), ...(principal ? { authInfo: authInfoOf(principal) } : {}) });
 }
 
 interface Endpoint {

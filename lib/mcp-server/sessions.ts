@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type LegacyHttpHandler, type Server } from "@modelcontextprotocol/server";
 import type { Principal } from "../auth/principal";
 import { SessionEventStore } from "./event-store";
+import { authInfoOf } from "./caller";
 
 /**
  * Sessions for 2025-era clients (the `initialize` handshake, `Mcp-Session-Id`). The 2026-07-28
@@ -64,12 +65,13 @@ export class LegacySessions {
 
   /**
    * Serves one 2025-era request of `caller` (the door's principal; none in tests that build the
-   * server directly): in its session, as a new session (initialize), or statelessly. `authInfo`
-   * carries the caller to the handlers of this request (a session serves each request as its sender).
+   * server directly): in its session, as a new session (initialize), or statelessly. The
+   * caller goes to the handlers of this request (lib/mcp-server/caller.ts): a session serves each
+   * request as its sender.
    */
-  async handle(request: Request, stateless: LegacyHttpHandler, caller?: Principal, body?: { parsedBody: unknown }, authInfo?: AuthInfo): Promise<Response> {
+  async handle(request: Request, stateless: LegacyHttpHandler, caller?: Principal, body?: { parsedBody: unknown }): Promise<Response> {
     const owner = sessionOwner(caller);
-    const options = { ...body, ...(authInfo ? { authInfo } : {}) };
+    const options = { ...body, ...(caller ? { authInfo: authInfoOf(caller) } : {}) };
     const id = request.headers.get("mcp-session-id");
     if (id) {
       const session = this.sessions.get(id);
