@@ -762,6 +762,66 @@ async function gatewayClient(server: Server, era: "2026-07-28" | "2025-11-25"): 
 }
 
 /**
+ * `tools/call add` on `/api/mcp` as bare JSON-RPC POSTs through the same `fetch` the REST rows use,
+ * no client SDK: the studio's side of the gateway, set against its REST route with the client's
+ * cost the same on both. The 2025-11-25 era opens a session first and sends its id on each call.
+ */
+async function gatewayRawPost(server: Server, era: "2026-07-28" | "2025-11-25"): Promise<{ call: Call; close(): Promise<void> }> {
+  const url = new URL("/api/mcp", server.baseUrl).toString();
+  const auth = { authorization: `Bearer ${server.token}` };
+  let headers: Record<string, string>;
+  let body: string;
+  let close = async () => {};
+  if (era === "2026-07-28") {
+    const request = modernRequest(new URL(url), "tools/call", { name: "add", arguments: ARGS }, auth);
+    body = await request.text();
+    headers = Object.fromEntries(request.headers);
+  } else {
+    const base = { "content-type": "application/json", accept: "application/json, text/event-stream", ...auth };
+    const init = await fetch(url, {
+      method: "POST",
+      headers: base,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: era, capabilities: {}, clientInfo: { name: "tool-studio-bench-raw", version: "1.0.0" } } }),
+    });
+    const session = init.headers.get("mcp-session-id");
+    const initText = await init.text();
+    if (init.status !== 200 || !session) throw new Error(`initialize on /api/mcp (${era}) answered ${init.status} without a session: ${initText.slice(0, 200)}`);
+    headers = { ...base, "mcp-session-id": session, "mcp-protocol-version": era };
+    const ack = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    await ack.text();
+    if (ack.status !== 202) throw new Error(`notifications/initialized on /api/mcp (${era}) answered ${ack.status}`);
+    body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: ARGS } });
+    let open = true;
+    close = async () => {
+      if (!open) return;
+      open = false;
+      await (await fetch(url, { method: "DELETE", headers })).text();
+    };
+  }
+  cleanups.push({ name: `close the raw /api/mcp ${era} session`, fn: close });
+  return {
+    close,
+    call: async () => {
+      const res = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(15_000) });
+      const text = await res.text();
+      if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 200)}`;
+      // One answer, as JSON or as the `data:` line of a one-event SSE stream.
+      const json = res.headers.get("content-type")?.startsWith("text/event-stream")
+        ? text
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5))
+            .join("")
+        : text;
+      const r = (JSON.parse(json) as { result?: { isError?: boolean; structuredContent?: { sum?: unknown } } }).result;
+      if (r?.isError) return `isError: ${json.slice(0, 200)}`;
+      const sum = r?.structuredContent?.sum;
+      return sum === EXPECTED_SUM ? null : `structuredContent.sum was ${JSON.stringify(sum)}: ${json.slice(0, 200)}`;
+    },
+  };
+}
+
+/**
  * A bare JSON-RPC POST of `tools/call add` (2026-07-28 envelope) to the bench server over a
  * keep-alive node:http agent, no client SDK: what the server alone takes to answer, the least any
  * client calling it over HTTP can spend.
@@ -956,21 +1016,29 @@ async function main(): Promise<number> {
   await directHttpClient.close();
   const rawHttp = await measure("raw-mcp-http", "raw POST → MCP server (HTTP, no SDK)", rawPost.call, mcpOpts);
   rawPost.close();
-  // 7. The built-in tool through /api/mcp in both protocol eras, interleaved with the REST call.
+  // 7. The built-in tool through /api/mcp in both protocol eras, interleaved with the REST call:
+  // as bare JSON-RPC POSTs through the REST rows' own fetch (the target: the same client on both
+  // sides, so only the studio's part differs), and through an SDK client each, as agents call it.
+  const modernRaw = await gatewayRawPost(server, "2026-07-28");
+  const legacyRaw = await gatewayRawPost(server, "2025-11-25");
   const modernGateway = await gatewayClient(server, "2026-07-28");
   const legacyGateway = await gatewayClient(server, "2025-11-25");
   const gateway = await interleaved(
     [
       { label: "REST add", call: studioCall(server, "add") },
-      { label: "/api/mcp 2026-07-28", call: modernGateway.call },
-      { label: "/api/mcp 2025-11-25", call: legacyGateway.call },
+      { label: "/api/mcp 2026-07-28 (POST)", call: modernRaw.call },
+      { label: "/api/mcp 2025-11-25 (POST)", call: legacyRaw.call },
+      { label: "/api/mcp 2026-07-28 (SDK)", call: modernGateway.call },
+      { label: "/api/mcp 2025-11-25 (SDK)", call: legacyGateway.call },
     ],
     cfg.nHttp,
     Math.min(cfg.warmup, 100),
   );
+  await modernRaw.close();
+  await legacyRaw.close();
   await modernGateway.close();
   await legacyGateway.close();
-  const [gatewayRestP50, gatewayModernP50, gatewayLegacyP50] = gateway.p50Ms as [number, number, number];
+  const [gatewayRestP50, gatewayRawModernP50, gatewayRawLegacyP50, gatewayModernP50, gatewayLegacyP50] = gateway.p50Ms as [number, number, number, number, number];
   for (const f of gateway.failures.slice(0, 5)) problems.push(`/api/mcp pass: ${f}`);
   // Every response came back after its run was finished, so the count is final; stop the server first anyway.
   await server.stop();
@@ -1027,6 +1095,9 @@ async function main(): Promise<number> {
     // server in the same rounds), and /api/mcp's tools/call against the same call through REST
     studioPartStdioP50Ms: mixedStdioP50 - builtinP50 - mixedSdkStdioP50,
     studioPartHttpP50Ms: mixedHttpP50 - builtinP50 - mixedSdkHttpP50,
+    gatewayRawModernVsRestP50: gatewayRawModernP50 / gatewayRestP50,
+    gatewayRawLegacyVsRestP50: gatewayRawLegacyP50 / gatewayRestP50,
+    // informational: an SDK client's own cost on top (its parsing, its transport), not the studio's
     gatewayModernVsRestP50: gatewayModernP50 / gatewayRestP50,
     gatewayLegacyVsRestP50: gatewayLegacyP50 / gatewayRestP50,
   };
@@ -1096,9 +1167,11 @@ async function main(): Promise<number> {
       `At that pace the SDK client adds ${fmtTime(mixedSdkHttpP50 - mixedRawHttpP50)} to it, and the studio its own part above.`,
   );
   out.push(
-    `tools/call add through /api/mcp, interleaved with POST /api/tools/add/run (p50 ${fmtTime(gatewayRestP50)}): ` +
-      `2026-07-28 p50 ${fmtTime(gatewayModernP50)} (${fmtX(targets.gatewayModernVsRestP50)} REST; target ≤1.2x: ${targets.gatewayModernVsRestP50 <= 1.2 ? "met" : "NOT met"}), ` +
-      `2025-11-25 session p50 ${fmtTime(gatewayLegacyP50)} (${fmtX(targets.gatewayLegacyVsRestP50)} REST; target ≤1.2x: ${targets.gatewayLegacyVsRestP50 <= 1.2 ? "met" : "NOT met"}); an SDK client each, as agents call it.`,
+    `tools/call add through /api/mcp, interleaved with POST /api/tools/add/run (p50 ${fmtTime(gatewayRestP50)}), as a bare JSON-RPC POST through the same fetch: ` +
+      `2026-07-28 p50 ${fmtTime(gatewayRawModernP50)} (${fmtX(targets.gatewayRawModernVsRestP50)} REST; target ≤1.2x: ${targets.gatewayRawModernVsRestP50 <= 1.2 ? "met" : "NOT met"}), ` +
+      `2025-11-25 session p50 ${fmtTime(gatewayRawLegacyP50)} (${fmtX(targets.gatewayRawLegacyVsRestP50)} REST; target ≤1.2x: ${targets.gatewayRawLegacyVsRestP50 <= 1.2 ? "met" : "NOT met"}). ` +
+      `Through an SDK client each, in the same rounds (the client's own cost included; not a target): ` +
+      `2026-07-28 p50 ${fmtTime(gatewayModernP50)} (${fmtX(targets.gatewayModernVsRestP50)} REST), 2025-11-25 p50 ${fmtTime(gatewayLegacyP50)} (${fmtX(targets.gatewayLegacyVsRestP50)} REST).`,
   );
   out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
   out.push(
@@ -1131,7 +1204,7 @@ async function main(): Promise<number> {
     arguments: ARGS,
     results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp },
     interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, directSdkStdioP50Ms: mixedSdkStdioP50, directSdkHttpP50Ms: mixedSdkHttpP50, rawPostHttpP50Ms: mixedRawHttpP50, rounds: cfg.nHttp },
-    gateway: { restP50Ms: gatewayRestP50, modernP50Ms: gatewayModernP50, legacyP50Ms: gatewayLegacyP50, rounds: cfg.nHttp },
+    gateway: { restP50Ms: gatewayRestP50, rawModernP50Ms: gatewayRawModernP50, rawLegacyP50Ms: gatewayRawLegacyP50, sdkModernP50Ms: gatewayModernP50, sdkLegacyP50Ms: gatewayLegacyP50, rounds: cfg.nHttp },
     item1SideBySide: {
       c1: { floorNextP50Ms: item1Seq.p50Ms[0], studioP50Ms: item1Seq.p50Ms[1], rounds: cfg.nHttp },
       [`c${cfg.conc}`]: { floorNextRunsPerSec: item1Conc.runsPerSec[0], studioRunsPerSec: item1Conc.runsPerSec[1], calls: item1Conc.callsMade },
