@@ -197,6 +197,36 @@ describe("lint per target against the fixture, each rule with its documented sou
     }
   });
 
+  it("openai: what the API refuses in parameters sent as declared (a root that is not one object, arrays without items), strict or not", () => {
+    const tool = (inputSchema: JsonSchema): ToolSpec => ({ ...FIXTURE, name: "refused_shapes", inputSchema });
+    const arrays = tool({
+      type: "object",
+      properties: { tags: { type: "array" }, either: { anyOf: [{ type: ["array", "null"] }, { type: "string" }] }, ok: { type: "array", items: { type: "string" } }, tree: { $ref: "#/$defs/list" } },
+      $defs: { list: { type: "array" } },
+    });
+    const variants = tool({ type: "object", oneOf: [{ properties: { id: { type: "string" } } }, { properties: { email: { type: "string" } } }] });
+    const untyped = tool({ properties: { q: { type: "string" } } });
+    for (const target of ["openai-chat", "openai-responses"] as const) {
+      const doc = "https://platform.openai.com/docs/guides/function-calling";
+      const plain = buildDefinition(arrays, target).lint;
+      // Each array without items where it is written (the $defs entry once, not where it is referenced); one with items is fine.
+      expect(plain.filter((l) => l.keyword === "items").map((l) => l.pointer).sort()).toEqual(["/$defs/list", "/properties/either/anyOf/0", "/properties/tags"]);
+      for (const l of plain) expect(l).toMatchObject({ severity: "rejected", doc, message: expect.stringContaining("array schema missing items") });
+      expect(find(buildDefinition(variants, target).lint, "", "oneOf")).toMatchObject({ severity: "rejected", doc, message: expect.stringContaining("at the top level") });
+      expect(find(buildDefinition(untyped, target).lint, "", "type")).toMatchObject({ severity: "rejected", doc, message: expect.stringContaining("type is missing") });
+      // Strict mode cannot express an array of anything, so the tool goes as declared and the API's rule still holds.
+      const strict = buildDefinition(arrays, target, { strict: true });
+      expect(strict.strict).toBe(false);
+      expect(strict.lint.filter((l) => l.doc === doc && l.keyword === "items")).toHaveLength(3);
+      // A strict rewrite that succeeds closes the root as an object: nothing of this rule is left to refuse.
+      const closed = buildDefinition(untyped, target, { strict: true });
+      expect(closed.strict).toBe(true);
+      expect(closed.lint.filter((l) => l.doc === doc)).toEqual([]);
+      // Every built-in tool passes these rules as declared.
+      for (const b of buildDefinitions(BUILTIN, target)) expect(b.lint.filter((l) => l.doc === doc), b.name).toEqual([]);
+    }
+  });
+
   it("anthropic: the name rule, and strict tool use's limits from the structured-outputs page", () => {
     expect(lintOf("anthropic")).toEqual([expect.objectContaining({ severity: "rejected", pointer: "#name", doc: ANTHROPIC_NAME.doc })]);
     const strict = lintOf("anthropic", true);
