@@ -21,7 +21,7 @@ import { PresetMenu } from "./PresetMenu";
 import { AgentPicker, useDomainOptions } from "./use-domain-options";
 import { domainUiSchema } from "./domain-options";
 import { readRunStream, RunRequestError, type Progress } from "./run-stream";
-import { InputRequests, type ResolvedInput } from "./InputRequests";
+import type { ResolvedInput } from "./InputRequests";
 import type { PendingInputView } from "@/lib/execution/pending-input";
 import { reportError } from "@/components/ui/report-error";
 import { useRememberedShown } from "@/components/ui/use-remembered-shown";
@@ -34,6 +34,10 @@ const JSON_PANEL_ID = "tool-json-editor";
 let runOutputChunk: Promise<{ default: typeof import("@/components/runs/RunOutput").RunOutput }> | undefined;
 const loadRunOutput = () => (runOutputChunk ??= import("@/components/runs/RunOutput").then((m) => ({ default: m.RunOutput })));
 const RunOutput = lazy(loadRunOutput);
+// What a run may ask of the person mid-way (elicitation, sampling, URLs): fetched with the run too.
+let inputRequestsChunk: Promise<{ default: typeof import("./InputRequests").InputRequests }> | undefined;
+const loadInputRequests = () => (inputRequestsChunk ??= import("./InputRequests").then((m) => ({ default: m.InputRequests })));
+const InputRequests = lazy(loadInputRequests);
 
 type Props = {
   tool: ToolSpec;
@@ -234,6 +238,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
     loadRunOutput().catch(() => {
       runOutputChunk = undefined; // shown in the result panel when it renders; try again then
     });
+    loadInputRequests().catch(() => {
+      inputRequestsChunk = undefined;
+    });
     try {
       const res = await fetch(`/api/tools/${encodeURIComponent(tool.name)}/run`, {
         method: "POST",
@@ -408,7 +415,13 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
             {!failure && !running && run?.status === "rejected" && run.error?.kind === "permission_denied" && <DeniedNotice recorded />}
             {running ? (
               <InFlightRun tool={tool.name} runId={running.runId} elapsed={elapsed} progress={progress}>
-                {running.runId && (running.inputs.length > 0 || running.resolved.length > 0) && <InputRequests runId={running.runId} inputs={running.inputs} resolved={running.resolved} />}
+                {running.runId && (running.inputs.length > 0 || running.resolved.length > 0) && (
+                  <LoadBoundary what="the input requests" fallback={(e) => <p role="alert" className="basis-full text-destructive">The run asks for input, but its form could not load ({e.message}); Cancel stops the run, or answer through <code>POST /api/runs/{running.runId}/input</code>.</p>}>
+                    <Suspense fallback={<p className="basis-full text-muted-foreground" role="status">The run asks for input; loading its form…</p>}>
+                      <InputRequests runId={running.runId} inputs={running.inputs} resolved={running.resolved} />
+                    </Suspense>
+                  </LoadBoundary>
+                )}
               </InFlightRun>
             ) : run ? (
               <LoadBoundary key={run.id} what="the result view" fallback={(e) => <p role="alert" className="text-destructive">The result view could not load ({e.message}); the run is stored: <Link href={`/runs/${run.id}`} className="underline">open run {run.id.slice(0, 8)}</Link>.</p>}>
