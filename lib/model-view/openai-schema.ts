@@ -25,9 +25,7 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
 export function openAiBaseRules(input: JsonSchema): LintItem[] {
   const lint: LintItem[] = [];
   const reject = (pointer: string, keyword: string, message: string) => lint.push({ severity: "rejected", pointer, keyword, message, doc: OPENAI_FUNCTIONS_DOC });
-  if (input.type !== "object") {
-    reject("", "type", `OpenAI function parameters must be a JSON Schema object (the API answers "schema must be a JSON Schema of 'type: object'"; here type is ${input.type === undefined ? "missing" : JSON.stringify(input.type)}); declare \`type: "object"\` at the root.`);
-  }
+  lint.push(...rootTypeRule(input));
   for (const k of ROOT_COMBINATORS) {
     if (input[k] !== undefined) reject("", k, `OpenAI refuses \`${k}\` at the top of function parameters (the API answers "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level"); declare one object with every variant's properties and tell the variants apart in the description.`);
   }
@@ -45,10 +43,17 @@ export function openAiBaseRules(input: JsonSchema): LintItem[] {
   return lint;
 }
 
+/** The root must be `type: "object"` (a missing type included). */
+function rootTypeRule(schema: JsonSchema): LintItem[] {
+  if (schema.type === "object") return [];
+  const type = schema.type === undefined ? "missing" : JSON.stringify(schema.type);
+  return [{ severity: "rejected", pointer: "", keyword: "type", message: `OpenAI function parameters must be a JSON Schema object (the API answers "schema must be a JSON Schema of 'type: object'"; here type is ${type}); declare \`type: "object"\` at the root.`, doc: OPENAI_FUNCTIONS_DOC }];
+}
+
 export function openAiParameters(input: JsonSchema, strict: boolean): { parameters: JsonSchema; strict: boolean; strictReason?: string; lint: LintItem[] } {
   if (!strict) return { parameters: input, strict: false, lint: openAiBaseRules(input) };
   const r = strictSchema(input, OPENAI_STRICT);
   if (!r.strict) return { parameters: input, strict: false, strictReason: r.reason, lint: [...openAiBaseRules(input), ...r.lint] };
   // Sent rewritten (strict.ts closes the root as an object, or fails): only a root of another type is still refused.
-  return { parameters: r.schema, strict: true, lint: [...openAiBaseRules(r.schema).filter((l) => l.pointer === "" && l.keyword === "type"), ...r.lint] };
+  return { parameters: r.schema, strict: true, lint: [...rootTypeRule(r.schema), ...r.lint] };
 }
