@@ -23,6 +23,11 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         { selector: "TSAsExpression > TSAsExpression[typeAnnotation.type='TSUnknownKeyword']", message: "`as unknown as` hides a type error: narrow the value, or disable this rule for the line with `-- why`." },
+        {
+          // The studio's own errors may come from the other copy of lib/ that Next loads (lib/errors/errors.ts).
+          selector: "BinaryExpression[operator='instanceof'][right.name=/Error$/]:not([right.name=/^(Error|TypeError|RangeError|SyntaxError|ProtocolError|SdkError|SdkHttpError|APIError|RunRequestError|ApiError)$/])",
+          message: "Tell a StudioError by `X.isInstance(err)`: instanceof fails across the two copies of lib/ that Next loads.",
+        },
       ],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
       "@typescript-eslint/no-explicit-any": "error",

@@ -198,7 +198,8 @@ function fail(res, err) {
   console.error("[tool-studio] server: a request failed outside its handler", err);
   if (res.headersSent) return void res.destroy();
   res.writeHead(500, { "content-type": "application/json", "cache-control": "no-store" });
-  res.end(JSON.stringify({ error: { kind: "internal", message: "The request failed." } }));
+  // "other" is lib/errors/errors.ts's kind for a failure of the studio itself (500).
+  res.end(JSON.stringify({ error: { kind: "other", message: "The request failed." } }));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { statusOf } from "@/lib/errors/errors";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -84,7 +85,7 @@ beforeAll(async () => {
     const headers = new Headers(request.headers);
     headers.set("authorization", `Bearer ${MCP_TOKEN}`);
     const answer = await passDoor({ method: request.method, pathname: new URL(request.url).pathname, headers }, { guard, identify: (h, c) => identity.identify(h, c) });
-    if (!answer.admit) return Response.json({ error: answer.kind, message: answer.message }, { status: answer.status });
+    if (!answer.admit) return Response.json({ error: answer.kind, message: answer.message }, { status: statusOf(answer.kind) });
     return handleMcpRequest(request, { studio }, answer.principal ?? undefined);
   });
 }, 60_000);

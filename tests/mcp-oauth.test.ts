@@ -9,7 +9,7 @@ import type { McpServerConfig } from "@/lib/mcp/connection";
 import { connectionProvider, OAuthStore, redirectUrlFor, SecretBox, SIGN_IN_REQUIRED, stateHash, type OAuthDeps } from "@/lib/mcp/oauth";
 import { McpManager } from "@/lib/mcp/source";
 import type { ToolContext } from "@/lib/tools/define";
-import { asHttpError, beginServerSignIn, completeServerSignIn, serverSignedIn, serverSignOut, type ServerOAuthDeps } from "@/lib/servers/oauth";
+import { beginServerSignIn, completeServerSignIn, serverSignedIn, serverSignOut, type ServerOAuthDeps } from "@/lib/servers/oauth";
 import { httpFailure } from "@/tests/helpers/http-error";
 import { serveFetch } from "@/tests/helpers/mcp-http";
 import { consentAtProvider, startOAuthFixture, type OAuthFixture } from "@/tests/helpers/oauth-servers";
@@ -174,9 +174,6 @@ describe("OAuth for a remote MCP server", () => {
     expect(await httpFailureOf(beginServerSignIn(deps, "nope", who))).toMatchObject({ status: 404, message: 'No MCP server named "nope".' });
     expect(await httpFailureOf(beginServerSignIn(deps, "local", who))).toMatchObject({ status: 409, message: expect.stringContaining("stdio") });
     expect(await httpFailureOf(beginServerSignIn(deps, "plain", who))).toMatchObject({ status: 409, message: expect.stringContaining('"oauth": false') });
-    // Anything but a sign-in's own refusal goes on as it is (the route's error mapping answers it).
-    const unexpected = new TypeError("not a sign-in refusal");
-    expect(() => asHttpError(unexpected)).toThrow(unexpected);
   });
 
   it("a server that answers 401 without speaking OAuth says so, and how to give it a fixed credential", async () => {
@@ -221,5 +218,5 @@ describe("OAuth for a remote MCP server", () => {
   }, 30_000);
 });
 
-/** The HTTP error a sign-in step fails with (asHttpError maps OAuthFlowError). */
-const httpFailureOf = (p: Promise<unknown>) => httpFailure(p.catch(asHttpError));
+/** The refusal a sign-in step fails with (an OAuthFlowError, answered by its kind's status). */
+const httpFailureOf = httpFailure;

@@ -60,9 +60,9 @@ describe("listServerResources", () => {
     expect(await failure(() => liveConnection(mcp, "broken"))).toMatchObject({ status: 503 });
   });
 
-  it("answers 409 on an instance that leaves connections to the workers", async () => {
+  it("answers 503 on an instance that leaves connections to the workers", async () => {
     const directory = new McpDirectory(db.prisma, { servers: () => [{ name: "conf", transport: "stdio", command: "node", args: [], env: {}, enabled: true }], notifier: null });
-    expect(await failure(listServerPrompts(directory, "conf"))).toMatchObject({ status: 409, message: expect.stringContaining("leaves MCP connections to the workers") });
+    expect(await failure(listServerPrompts(directory, "conf"))).toMatchObject({ status: 503, message: expect.stringContaining("leaves MCP connections to the workers") });
   });
 });
 

@@ -49,10 +49,10 @@ describe("readServerResource", () => {
     expect(e).toMatchObject({ status: 404, kind: "not_found", message: 'No connected MCP server named "nope".' });
   });
 
-  it("answers 409 on an instance that leaves connections to the workers, saying where to read", async () => {
+  it("answers 503 on an instance that leaves connections to the workers, saying where to read", async () => {
     const directory = new McpDirectory(db.prisma, { servers: () => [], notifier: null });
     const e = await failure(readServerResource({ mcp: directory, audit }, "ex", "example://notes/changelog.md", who));
-    expect(e).toMatchObject({ status: 409, kind: "unavailable", message: expect.stringContaining("leaves MCP connections to the workers") });
+    expect(e).toMatchObject({ status: 503, kind: "unavailable", message: expect.stringContaining("leaves MCP connections to the workers") });
   });
 });
 

@@ -13,8 +13,8 @@ import { getStudio } from "@/lib/studio/studio";
 export async function pageDoor(pattern: string): Promise<Principal> {
   const answer = await admit({ method: "GET", pathname: pattern, headers: await headers() }, identifyOnce);
   if (answer.admit && answer.principal) return answer.principal;
-  if (!answer.admit && answer.status === 401) unauthorized();
-  if (!answer.admit && answer.status === 403) forbidden();
+  if (!answer.admit && answer.kind === "unauthenticated") unauthorized();
+  if (!answer.admit && answer.kind === "forbidden") forbidden();
   notFound();
 }
 

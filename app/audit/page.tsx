@@ -1,3 +1,4 @@
+import { AuditCursorError } from "@/lib/audit/log";
 import Link from "next/link";
 import { z } from "zod";
 import { AUDIT_ACTIONS, parseInstant, verifyShared, type AuditFilter, type AuditVerifyReport } from "@/lib/audit";
@@ -6,7 +7,6 @@ import { AuditTable, ChainBadge } from "@/components/audit/AuditTable";
 import { Card } from "@/components/ui/Card";
 import { buttonClass } from "@/components/ui/button-styles";
 import { pageDoor } from "@/app/_auth/door";
-import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Audit" };
@@ -46,7 +46,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   try {
     page = await studio.audit.list({ ...filter, cursor: q.cursor || undefined });
   } catch (err) {
-    if (!isErrorNamed(err, "AuditCursorError")) throw err;
+    if (!AuditCursorError.isInstance(err)) throw err;
     cursorError = true;
     page = await studio.audit.list(filter);
   }

@@ -1,3 +1,4 @@
+import { CursorError } from "@/lib/runs/store";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { Download } from "lucide-react";
@@ -16,7 +17,6 @@ import { DisabledReason } from "@/components/ui/DisabledReason";
 import { buttonClass } from "@/components/ui/button-styles";
 import { allowRole } from "@/components/ui/permission";
 import { pageDoor } from "@/app/_auth/door";
-import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "History" };
@@ -41,7 +41,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   try {
     page = await studio.runs.list({ ...filter, cursor: raw.cursor, limit: 50 });
   } catch (err) {
-    if (!isErrorNamed(err, "CursorError")) throw err;
+    if (!CursorError.isInstance(err)) throw err;
     cursorError = true;
     page = await studio.runs.list({ ...filter, limit: 50 });
   }

@@ -80,6 +80,7 @@
 //                  whose role may not use that method (lib/mcp-server/access.ts).
 //   purge          target: what was purged (e.g. "runs"). detail: { retention, ...what was removed }.
 //   purge.preview  a dry run of purge: what would have been removed.
+import { StudioError } from "../errors/errors";
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
 import { prismaSql, type DbTx, type Sql, type SqlClient, type TxClient } from "../db/sql";
@@ -173,11 +174,19 @@ export interface AuditFilter {
   cursor?: string;
 }
 
-export class AuditCursorError extends Error {
-  override readonly name = "AuditCursorError";
+/** A cursor the audit log did not write. */
+export class AuditCursorError extends StudioError {
+  static override readonly tag: string = "AuditCursorError";
+  constructor(message: string) {
+    super("bad_request", `Invalid cursor: ${message}`, { details: [{ path: "/cursor", message }] });
+  }
 }
-export class AuditInputError extends Error {
-  override readonly name = "AuditInputError";
+/** An entry refused for its text: a value of the request was past the limit it names. */
+export class AuditInputError extends StudioError {
+  static override readonly tag: string = "AuditInputError";
+  constructor(message: string) {
+    super("bad_request", message);
+  }
 }
 
 /** The fields the hash covers, as stored. */

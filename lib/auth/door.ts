@@ -19,7 +19,7 @@ export interface DoorRequest {
 
 export type DoorAnswer =
   | { admit: true; principal: Principal | null; route: RouteAccess }
-  | { admit: false; status: 401 | 403 | 404 | 405; kind: "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed"; message: string; page: boolean; allow?: string };
+  | { admit: false; kind: "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed"; message: string; page: boolean; allow?: string };
 
 export interface DoorDeps {
   guard: GuardConfig;
@@ -34,7 +34,7 @@ export async function passDoor(req: DoorRequest, deps: DoorDeps): Promise<DoorAn
     { method: req.method, pathname: req.pathname, host: req.headers.get("host"), origin: req.headers.get("origin"), secFetchSite: req.headers.get("sec-fetch-site") },
     deps.guard,
   );
-  if (refused) return { admit: false, status: 403, kind: "forbidden", message: refused, page };
+  if (refused) return { admit: false, kind: "forbidden", message: refused, page };
 
   const route = findRoute(req.pathname);
   const method = req.method.toUpperCase() === "HEAD" ? "GET" : (req.method.toUpperCase() as keyof RouteAccess["methods"]);
@@ -43,15 +43,15 @@ export async function passDoor(req: DoorRequest, deps: DoorDeps): Promise<DoorAn
 
   const who = await deps.identify(req.headers, { mcp: req.pathname === "/api/mcp" });
   // Anonymous callers learn nothing about which paths exist: 401 before 404.
-  if (!who.principal) return { admit: false, status: 401, kind: "unauthenticated", message: who.message ?? "Sign in, or send `Authorization: Bearer <token>`.", page };
-  if (!route) return { admit: false, status: 404, kind: "not_found", message: `Nothing is served at ${req.pathname.slice(0, 300)}.`, page };
+  if (!who.principal) return { admit: false, kind: "unauthenticated", message: who.message ?? "Sign in, or send `Authorization: Bearer <token>`.", page };
+  if (!route) return { admit: false, kind: "not_found", message: `Nothing is served at ${req.pathname.slice(0, 300)}.`, page };
   if (!access) {
     if (req.method.toUpperCase() === "OPTIONS") return { admit: true, principal: who.principal, route };
     const allow = Object.keys(route.methods).join(", ");
-    return { admit: false, status: 405, kind: "method_not_allowed", message: `${req.method} is not allowed here (allowed: ${allow}).`, page, allow };
+    return { admit: false, kind: "method_not_allowed", message: `${req.method} is not allowed here (allowed: ${allow}).`, page, allow };
   }
   if (!roleAtLeast(who.principal.role, access)) {
-    return { admit: false, status: 403, kind: "forbidden", message: `This needs the ${access} role; you are signed in as ${who.principal.actor} with the ${who.principal.role} role.`, page };
+    return { admit: false, kind: "forbidden", message: `This needs the ${access} role; you are signed in as ${who.principal.actor} with the ${who.principal.role} role.`, page };
   }
   return { admit: true, principal: who.principal, route };
 }

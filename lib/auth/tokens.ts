@@ -1,3 +1,4 @@
+import { StudioError } from "../errors/errors";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { PrismaClient } from "../db/generated/client";
 import type { CredentialProblem, Principal } from "./principal";
@@ -29,18 +30,15 @@ export interface TokenInfo {
   state: "active" | "expired" | "revoked";
 }
 
-export class TokenInputError extends Error {
-  override readonly name = "TokenInputError";
+export class TokenInputError extends StudioError {
+  static override readonly tag: string = "TokenInputError";
   constructor(
     readonly field: string,
-    message: string,
+    readonly reason: string,
   ) {
-    super(message);
+    super("bad_request", `Invalid request body: ${field} ${reason}`, { details: [{ path: field, message: reason }] });
   }
 }
-
-/** By name: see isUserInputError in users.ts. */
-export const isTokenInputError = (e: unknown): e is TokenInputError => e instanceof Error && e.name === "TokenInputError";
 
 type Row = { id: string; userId: string; name: string; role: string; prefix: string; createdAt: Date; expiresAt: Date | null; lastUsedAt: Date | null; revokedAt: Date | null; user?: { email: string } };
 

@@ -1,3 +1,4 @@
+import { StudioError } from "../errors/errors";
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../db/generated/client";
 import type { StudioAuth } from "./better-auth";
@@ -20,22 +21,17 @@ export interface UserInfo {
   activeTokens: number;
 }
 
-export class UserInputError extends Error {
-  override readonly name = "UserInputError";
+/** A refusal of a user edit: which field (a JSON pointer, "" for none) and what was expected. */
+export class UserInputError extends StudioError {
+  static override readonly tag: string = "UserInputError";
   constructor(
-    readonly status: 400 | 404 | 409,
+    kind: "bad_request" | "not_found" | "conflict",
     readonly field: string,
-    message: string,
+    readonly reason: string,
   ) {
-    super(message);
+    super(kind, field ? `${field} ${reason}` : reason, field ? { details: [{ path: field, message: reason }] } : {});
   }
 }
-
-/**
- * By name, not instanceof: Next bundles lib/ into each route's chunks, so the class that threw
- * (in the studio, booted by whichever route came first) may be another copy than the catcher's.
- */
-export const isUserInputError = (e: unknown): e is UserInputError => e instanceof Error && e.name === "UserInputError";
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 
@@ -65,7 +61,7 @@ export class UserAdmin {
   async create(input: { email: string; name?: string; password: string; role: Role }): Promise<UserInfo> {
     const email = normalizeEmail(input.email);
     checkPassword(input.password);
-    if (await this.prisma.user.findUnique({ where: { email } })) throw new UserInputError(409, "/email", `A user with the email ${email} already exists.`);
+    if (await this.prisma.user.findUnique({ where: { email } })) throw new UserInputError("conflict", "/email", `A user with the email ${email} already exists.`);
     const ctx = await this.auth().$context;
     const user = await ctx.internalAdapter.createUser({ email, name: input.name?.trim() || email.split("@")[0]!, emailVerified: true, role: input.role }, { method: "admin" });
     await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await ctx.password.hash(input.password) });
@@ -75,7 +71,7 @@ export class UserAdmin {
   /** Changes role, name, email or password; `changes` says what changed, for the audit log. */
   async update(id: string, patch: { role?: Role; name?: string; email?: string; password?: string }): Promise<{ user: UserInfo; before: UserInfo; changes: string[] }> {
     const before = await this.get(id);
-    if (!before) throw new UserInputError(404, "", `No user with id ${id}.`);
+    if (!before) throw new UserInputError("not_found", "", `No user with id ${id}.`);
     const changes: string[] = [];
     const data: { role?: Role; name?: string; email?: string } = {};
     if (patch.role && patch.role !== before.role) {
@@ -84,7 +80,7 @@ export class UserAdmin {
       changes.push("role");
     }
     if (patch.name !== undefined && patch.name.trim() !== before.name) {
-      if (!patch.name.trim()) throw new UserInputError(400, "/name", "must not be empty");
+      if (!patch.name.trim()) throw new UserInputError("bad_request", "/name", "must not be empty");
       data.name = patch.name.trim();
       changes.push("name");
     }
@@ -92,7 +88,7 @@ export class UserAdmin {
       const email = normalizeEmail(patch.email);
       if (email !== before.email) {
         const other = await this.prisma.user.findUnique({ where: { email } });
-        if (other && other.id !== id) throw new UserInputError(409, "/email", `A user with the email ${email} already exists.`);
+        if (other && other.id !== id) throw new UserInputError("conflict", "/email", `A user with the email ${email} already exists.`);
         data.email = email;
         changes.push("email");
       }
@@ -114,7 +110,7 @@ export class UserAdmin {
 
   async remove(id: string): Promise<UserInfo> {
     const before = await this.get(id);
-    if (!before) throw new UserInputError(404, "", `No user with id ${id}.`);
+    if (!before) throw new UserInputError("not_found", "", `No user with id ${id}.`);
     if (before.role === "admin") await this.keepAnAdmin(id, "remove");
     await this.prisma.user.delete({ where: { id } });
     await this.onAccessChange();
@@ -129,7 +125,7 @@ export class UserAdmin {
 
   private async keepAnAdmin(id: string, what: "demote" | "remove"): Promise<void> {
     const others = await this.prisma.user.count({ where: { role: "admin", id: { not: id } } });
-    if (!others) throw new UserInputError(409, "/role", `Cannot ${what} the last admin: make someone else admin first.`);
+    if (!others) throw new UserInputError("conflict", "/role", `Cannot ${what} the last admin: make someone else admin first.`);
   }
 
   /** For the first-admin link: a user with a password nobody knows yet (they set theirs after). */
@@ -160,10 +156,10 @@ function toUserInfo(u: { id: string; email: string; name: string; role: string; 
 
 function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (!EMAIL_RE.test(email) || email.length > 200) throw new UserInputError(400, "/email", "must be an email address such as ana@example.com");
+  if (!EMAIL_RE.test(email) || email.length > 200) throw new UserInputError("bad_request", "/email", "must be an email address such as ana@example.com");
   return email;
 }
 
 function checkPassword(pw: string): void {
-  if (pw.length < 8 || pw.length > 256) throw new UserInputError(400, "/password", "must be 8 to 256 characters");
+  if (pw.length < 8 || pw.length > 256) throw new UserInputError("bad_request", "/password", "must be 8 to 256 characters");
 }

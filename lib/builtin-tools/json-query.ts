@@ -25,13 +25,13 @@ async function evaluate(expression: string, data: unknown, ctx: ToolContext): Pr
   try {
     compiled = compileJsonata(expression, { timeoutMs: JSON_QUERY_LIMITS.evalTimeoutMs });
   } catch (err) {
-    if (err instanceof JsonataError) throw expressionError("The expression does not parse.", err);
+    if (JsonataError.isInstance(err)) throw expressionError("The expression does not parse.", err);
     throw err;
   }
   try {
     return await evaluateCompiled(compiled, data, ctx.signal);
   } catch (err) {
-    if (err instanceof JsonataError) {
+    if (JsonataError.isInstance(err)) {
       if (err.code === "D1012") {
         throw new ToolError("timeout", `The expression ran longer than ${JSON_QUERY_LIMITS.evalTimeoutMs} ms. ${err.message}`);
       }

@@ -4,6 +4,7 @@
 // the head and appending after it cannot interleave with another writer (taken before the audit
 // log's own lock, always in that order). A NOTIFY sent in that transaction tells the other
 // instances at commit.
+import { StudioError } from "../errors/errors";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import type { AuditAppend, AuditLog } from "../audit/log";
 import { versionOf } from "./store";
@@ -28,21 +29,21 @@ export interface ConfigRevision {
 export type RevisionInfo = Omit<ConfigRevision, "text">;
 
 /** Refused: the config moved past the version the writer started from. */
-export class ConfigConflictError extends Error {
-  override readonly name = "ConfigConflictError";
+export class ConfigConflictError extends StudioError {
+  static override readonly tag: string = "ConfigConflictError";
   constructor(
     readonly expected: string,
     readonly head: ConfigRevision,
   ) {
-    super(`the config is now revision ${head.id} (version ${head.hash.slice(0, 12)}), not version ${expected.slice(0, 12)}`);
+    super("conflict", `the config is now revision ${head.id} (version ${head.hash.slice(0, 12)}), not version ${expected.slice(0, 12)}`);
   }
 }
 
 /** Not appended: the latest revision already has this text (another instance imported the same file). */
-export class ConfigUnchangedError extends Error {
-  override readonly name = "ConfigUnchangedError";
+export class ConfigUnchangedError extends StudioError {
+  static override readonly tag: string = "ConfigUnchangedError";
   constructor(readonly head: ConfigRevision) {
-    super(`revision ${head.id} already has this text`);
+    super("conflict", `revision ${head.id} already has this text`);
   }
 }
 

@@ -4,6 +4,7 @@
 // gets the real values put back (restoreSecrets) before it is saved. A value may also reference an
 // environment variable, `${env:NAME}`: such a reference is not a secret (it is shown as written)
 // and is resolved only where the value is used (resolveEnvRefs).
+import { StudioError } from "../errors/errors";
 import { applyEdits, createScanner, parseTree, type Edit, type Node as JsonNode, type ParseError } from "jsonc-parser";
 import type { McpServer, RuntimeConfig } from "./schema";
 import type { z } from "zod";
@@ -19,7 +20,8 @@ const ONLY_REFS = new RegExp(`^(?:\\$\\{env:${NAME}\\})+$`);
 const REF_START = "${env:";
 
 /** A `${env:NAME}` reference that cannot be resolved (unset variable, or a malformed reference). */
-export class EnvRefError extends Error {
+export class EnvRefError extends StudioError {
+  static override readonly tag: string = "EnvRefError";
   constructor(
     message: string,
     /** The variable, when the reference names one. */
@@ -27,8 +29,7 @@ export class EnvRefError extends Error {
     /** Where the value was used (e.g. `/mcpServers/github/env/GITHUB_TOKEN`), when known. */
     readonly where: string | undefined,
   ) {
-    super(message);
-    this.name = "EnvRefError";
+    super("invalid_config", message);
   }
 }
 

@@ -138,10 +138,10 @@ export class ConfigSync implements ConfigWriter {
           also: req.audit,
         });
       } catch (err) {
-        if (err instanceof ConfigConflictError || isNamed(err, "ConfigConflictError")) {
+        if (ConfigConflictError.isInstance(err)) {
           return { ok: false, error: conflictError(shown, req.expectedVersion ?? "", (err as ConfigConflictError).head.hash) };
         }
-        if (!(err instanceof ConfigUnchangedError || isNamed(err, "ConfigUnchangedError"))) throw err;
+        if (!ConfigUnchangedError.isInstance(err)) throw err;
         rev = (err as ConfigUnchangedError).head; // the same text as the latest revision: nothing new to record
       }
       this.latest = info(rev);
@@ -199,7 +199,7 @@ export class ConfigSync implements ConfigWriter {
     try {
       rev = await this.revisions.append({ text, author: this.opts.fileAuthor(), source: "file", target: displayPath(this.store.path) });
     } catch (err) {
-      if (!(err instanceof ConfigUnchangedError || isNamed(err, "ConfigUnchangedError"))) throw err;
+      if (!ConfigUnchangedError.isInstance(err)) throw err;
       rev = (err as ConfigUnchangedError).head; // another instance sharing this file imported it first
     }
     this.latest = info(rev);
@@ -215,7 +215,6 @@ export class ConfigSync implements ConfigWriter {
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 const info = ({ text: _text, ...rest }: ConfigRevision): RevisionInfo => rest;
-const isNamed = (err: unknown, name: string) => err instanceof Error && err.name === name;
 
 /** A broken file about to be replaced is kept beside it, so an edit in progress is never lost. */
 function keepBrokenCopy(file: string, text: string): void {

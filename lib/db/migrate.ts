@@ -2,6 +2,7 @@
 // prisma/migrations/<timestamp>_<name>/migration.sql through our own driver (pg or PGlite) and
 // records _prisma_migrations exactly as Prisma does, so `prisma migrate deploy` accepts the same
 // database wherever the engine binary exists.
+import { StudioError } from "../errors/errors";
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -53,13 +54,13 @@ export interface MigrateResult {
   alreadyApplied: string[];
 }
 
-export class MigrationError extends Error {
+export class MigrationError extends StudioError {
+  static override readonly tag: string = "MigrationError";
   constructor(
     message: string,
     readonly migrationName: string,
   ) {
-    super(message);
-    this.name = "MigrationError";
+    super("other", message);
   }
 }
 

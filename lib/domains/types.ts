@@ -1,3 +1,4 @@
+import { StudioError } from "../errors/errors";
 import type { RuntimeConfig } from "../config/schema";
 import type { ToolSpec } from "../tools/spec";
 
@@ -26,6 +27,9 @@ export interface DomainContext {
 export type DomainResolver = (ctx: DomainContext) => DomainOption[] | Promise<DomainOption[]>;
 
 /** A domain id or agent that does not exist: a client error, with the valid names. */
-export class DomainError extends Error {
-  override readonly name = "DomainError";
+export class DomainError extends StudioError {
+  static override readonly tag: string = "DomainError";
+  constructor(message: string) {
+    super("bad_request", message);
+  }
 }

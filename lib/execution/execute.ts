@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../db/generated/client";
 import type { Registry } from "../registry/registry";
-import { unstoredRun, type ClaimedRun, type InFinalTransaction, type RunStore, type RunOutcome, type RunStart } from "../runs/store";
+import { RunNotRunningError, unstoredRun, type ClaimedRun, type InFinalTransaction, type RunStore, type RunOutcome, type RunStart } from "../runs/store";
 import type { Run, RunOrigin } from "../runs/types";
 import type { LogLevel, LogMessage, ProgressUpdate, RegisteredTool } from "../tools/define";
-import { isErrorNamed, isToolError, ToolError, toToolError, type ErrorKind } from "../tools/errors";
+import { ToolError, toToolError, type ErrorKind } from "../tools/errors";
 import { specHash } from "../tools/hash";
 import type { ContentBlock, ToolOutput } from "../tools/output";
 import type { ToolSpec } from "../tools/spec";
@@ -106,14 +106,13 @@ const DELEGATED_PRIORITY = 100;
 
 /** Thrown for a tool name the registry does not know: nothing ran, nothing is captured. */
 export class UnknownToolError extends ToolError {
-  /** Marks it across bundle copies (see isErrorNamed in lib/tools/errors.ts). */
-  readonly unknownTool = true;
+  static override readonly tag: string = "UnknownToolError";
   constructor(name: string) {
     super("not_found", `No tool named "${name}" is registered.`);
   }
 }
 
-export const isUnknownToolError = (err: unknown): err is UnknownToolError => isToolError(err) && (err as { unknownTool?: unknown }).unknownTool === true;
+export const isUnknownToolError = (err: unknown): err is UnknownToolError => UnknownToolError.isInstance(err);
 
 /**
  * Validates, runs and captures one tool call. Every call that reaches a known tool is
@@ -368,7 +367,7 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
     return await runs.finish(start.id, start.startedAt, outcome, also, { start });
   } catch (err) {
     // Finished meanwhile by someone else (marked interrupted): that outcome stands.
-    if (isErrorNamed(err, "RunNotRunningError")) {
+    if (RunNotRunningError.isInstance(err)) {
       const stored = await runs.get(start.id);
       if (stored) return stored;
     }
@@ -417,7 +416,7 @@ function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome, also?
   const attempt = () => {
     runs.finish(start.id, start.startedAt, pending, also, opts).then(release, (err: unknown) => {
       // Already finished (the earlier attempt did commit) or never written (a start that failed): nothing left to do.
-      if (isErrorNamed(err, "RunNotRunningError")) return release();
+      if (RunNotRunningError.isInstance(err)) return release();
       if (Date.now() >= until) {
         release();
         console.error(`[tool-studio] gave up storing the outcome of run ${start.id} after ${FINISH_RETRY_MS / 60_000} min; once its lease ends it is marked interrupted`, err);
@@ -490,7 +489,7 @@ function checkArguments(tool: RegisteredTool, args: unknown): ToolError | null {
     if (result.valid) return null;
     return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(result.errors)}`, { fields: result.errors });
   } catch (err) {
-    if (err instanceof SchemaCompileError) {
+    if (SchemaCompileError.isInstance(err)) {
       return new ToolError("provider", "The tool's input schema is not a valid JSON Schema.", { detail: err.message });
     }
     throw err;

@@ -41,7 +41,6 @@ export async function priorRun(runs: Pick<RunStore, "byIdempotencyKey" | "releas
   }
   if (prior.tool !== call.tool || canonicalJson(prior.arguments ?? {}) !== canonicalJson(call.arguments ?? {})) {
     throw new HttpError(
-      409,
       "conflict",
       `The Idempotency-Key was used for run ${prior.id} (${prior.tool}) with other ${prior.tool !== call.tool ? "tool" : "arguments"}: send a new key for a different call.`,
     );

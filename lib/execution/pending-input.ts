@@ -210,7 +210,7 @@ export function checkAnswer(request: InputRequest, answer: InputAnswer): InputAn
   try {
     result = validate(request.requestedSchema, content);
   } catch (err) {
-    if (err instanceof SchemaCompileError) throw bad(`The server's requested schema is not a valid JSON Schema (${err.message}): decline or cancel the request.`);
+    if (SchemaCompileError.isInstance(err)) throw bad(`The server's requested schema is not a valid JSON Schema (${err.message}): decline or cancel the request.`);
     throw err;
   }
   if (!result.valid) {

@@ -28,10 +28,10 @@ export interface InputCaller {
 /** What a run waits for: `input_required` with its requests, or its status when it waits for none here. */
 export async function readRunInput(runs: Pick<RunStore, "get">, runId: string, caller: InputCaller): Promise<{ state: string; inputs: PendingInputView[] }> {
   const access = inputAccess(runId, caller);
-  if (access.kind === "forbidden") throw new HttpError(403, "forbidden", access.message);
+  if (access.kind === "forbidden") throw new HttpError("forbidden", access.message);
   if (access.kind === "ok") return { state: "input_required", inputs: pendingInputs(runId) };
   const run = await runs.get(runId);
-  if (!run) throw new HttpError(404, "not_found", `No run with id "${runId}".`);
+  if (!run) throw new HttpError("not_found", `No run with id "${runId}".`);
   return { state: run.status, inputs: [] };
 }
 
@@ -47,17 +47,17 @@ export async function answerRunInput(
   caller: InputCaller,
 ): Promise<{ answered: true; inputId: string; action: InputAnswer["action"] }> {
   const access = inputAccess(runId, caller);
-  if (access.kind === "forbidden") throw new HttpError(403, "forbidden", access.message);
+  if (access.kind === "forbidden") throw new HttpError("forbidden", access.message);
   const view = pendingInput(runId, body.inputId);
   if (access.kind === "none") {
-    if (!(await deps.runs.get(runId))) throw new HttpError(404, "not_found", `No run with id "${runId}".`);
-    throw new HttpError(409, "conflict", access.message);
+    if (!(await deps.runs.get(runId))) throw new HttpError("not_found", `No run with id "${runId}".`);
+    throw new HttpError("conflict", access.message);
   }
-  if (!view) throw new HttpError(409, "conflict", `Run ${runId} has no pending request ${body.inputId} (answered, timed out or withdrawn).`);
+  if (!view) throw new HttpError("conflict", `Run ${runId} has no pending request ${body.inputId} (answered, timed out or withdrawn).`);
   const { inputId: id, ...sent } = body;
   const answer = checkAnswer(view, sent);
   const run = await deps.runs.get(runId);
   await deps.audit.append({ actor: caller.actor, action: "run.input", target: run?.tool ?? null, detail: { ...auditSummary(view, answer), userId: caller.userId ?? undefined }, from: caller.from ?? null });
-  if (answerInput(runId, id, answer).kind === "not_found") throw new HttpError(409, "conflict", `The request ${id} ended (timed out or withdrawn) before the answer arrived.`);
+  if (answerInput(runId, id, answer).kind === "not_found") throw new HttpError("conflict", `The request ${id} ended (timed out or withdrawn) before the answer arrived.`);
   return { answered: true, inputId: id, action: answer.action };
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ToolError } from "../tools/errors";
 import { contentSecurityPolicy, newNonce } from "./csp";
@@ -53,17 +53,21 @@ describe("readJson", () => {
 describe("toErrorResponse", () => {
   it("maps our errors to their status and kind, and hides unexpected ones", async () => {
     const body = async (r: Response) => [r.status, (await r.json()).error];
-    expect(await body(toErrorResponse(new HttpError(409, "conflict", "changed")))).toEqual([409, { kind: "conflict", message: "changed" }]);
+    expect(await body(toErrorResponse(new HttpError("conflict", "changed")))).toEqual([409, { kind: "conflict", message: "changed" }]);
     expect(await body(toErrorResponse(new ToolError("not_found", "no such tool")))).toEqual([404, { kind: "not_found", message: "no such tool" }]);
-    // Another bundle's copy of a class is recognised by its declared name.
-    const foreign = Object.assign(new Error("refused"), { name: "ServerEditError", status: 409, kind: "conflict" });
-    expect(await body(toErrorResponse(foreign))).toEqual([409, { kind: "conflict", message: "refused" }]);
+    // Another bundle's copy of a class is recognised (lib/errors/errors.ts), a look-alike is not.
+    vi.resetModules();
+    const { ServerEditError } = await import("../servers/apply");
+    expect(await body(toErrorResponse(new ServerEditError("conflict", "refused")))).toEqual([409, { kind: "conflict", message: "refused" }]);
+    const lookalike = Object.assign(new Error("refused"), { name: "ServerEditError", status: 409, kind: "conflict" });
+    vi.spyOn(console, "error").mockImplementationOnce(() => {});
+    expect((await body(toErrorResponse(lookalike)))[0]).toBe(500);
     const hidden = await body(toErrorResponse(new Error("password=hunter2 in a stack")));
     expect(hidden[0]).toBe(500);
     expect(JSON.stringify(hidden)).not.toContain("hunter2");
   });
   it("errorResponse adds details only when given", async () => {
-    expect(await errorResponse(400, "bad_request", "x").json()).toEqual({ error: { kind: "bad_request", message: "x" } });
+    expect(await errorResponse("bad_request", "x").json()).toEqual({ error: { kind: "bad_request", message: "x" } });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { isErrorNamed, isToolError, type ErrorKind, type FieldError } from "../tools/errors";
+import { StudioError, statusOf, type ApiErrorKind, type FieldError } from "../errors/errors";
 import { clientAddress } from "./client-address";
 import { inspectJson, type InputProblem } from "./input";
 import { databaseInputRefusal, isDatabaseUnavailable } from "../db/faults";
@@ -7,59 +7,38 @@ import { databaseInputRefusal, isDatabaseUnavailable } from "../db/faults";
 /** Request bodies above this are refused before they are read in full. */
 export const MAX_BODY_BYTES = Number(process.env.STUDIO_MAX_BODY_BYTES) || 1024 * 1024;
 
+/** A refusal written for the HTTP answer; its status is its kind's (lib/errors/errors.ts). */
+export class HttpError extends StudioError {
+  static override readonly tag: string = "HttpError";
+  constructor(kind: ApiErrorKind, message: string, details?: FieldError[]) {
+    super(kind, message, { details });
+  }
+}
+
+/** The answer for an error: `{ error: { kind, message, details? } }` with the kind's status. */
+export function errorResponse(kind: ApiErrorKind, message: string, details?: FieldError[], extra: object = {}): Response {
+  return Response.json({ error: { kind, message, ...(details ? { details } : {}) }, ...extra }, { status: statusOf(kind) });
+}
+
 /**
- * The one list of error kinds the API answers with: a tool's kinds (lib/tools/errors.ts) and
- * the request's own. 409 is always `conflict`, 401 `unauthenticated`, 403 `forbidden`.
+ * The one place anything thrown in a handler becomes an answer. A StudioError is answered as it
+ * says (its message is written for the caller); anything else never leaks its text.
  */
-export const REQUEST_ERROR_KINDS = ["bad_request", "payload_too_large", "unauthenticated", "forbidden", "method_not_allowed", "conflict", "invalid_config", "io", "unavailable"] as const;
-export type ApiErrorKind = ErrorKind | (typeof REQUEST_ERROR_KINDS)[number];
-
-export class HttpError extends Error {
-  override readonly name = "HttpError";
-  constructor(
-    readonly status: number,
-    readonly kind: ApiErrorKind,
-    message: string,
-    readonly details?: FieldError[],
-  ) {
-    super(message);
-  }
-}
-
-export function errorResponse(status: number, kind: ApiErrorKind, message: string, details?: FieldError[], extra: object = {}): Response {
-  return Response.json({ error: { kind, message, ...(details ? { details } : {}) }, ...extra }, { status });
-}
-
-/** Maps anything thrown in a handler to a JSON error; unexpected errors never leak their text. */
 export function toErrorResponse(err: unknown): Response {
-  if (isErrorNamed(err, "HttpError")) {
-    const h = err as HttpError;
-    return errorResponse(h.status, h.kind, h.message, h.details);
-  }
-  // Refusals from lib/ that carry their own status (e.g. lib/servers/apply.ts).
-  if (isErrorNamed(err, "ServerEditError")) {
-    const e = err as Error & { status: number; kind: ApiErrorKind };
-    return errorResponse(e.status, e.kind, e.message);
-  }
-  // An audit entry refused for its text (lib/audit/log.ts limits): a value of the request was past the limit it names.
-  if (isErrorNamed(err, "AuditInputError")) return errorResponse(400, "bad_request", (err as Error).message);
-  if (isToolError(err)) {
-    const status = err.kind === "not_found" ? 404 : err.kind === "invalid_args" ? 400 : 500;
-    return errorResponse(status, err.kind, err.message, err.fields);
-  }
+  if (StudioError.isInstance(err)) return errorResponse(err.kind, err.message, err.details);
   const refused = databaseInputRefusal(err);
   if (refused) {
     // A check at the boundary is missing (it would have named the field and its limit): said in the log, answered as the input's fault.
     console.warn(`[tool-studio] the database refused a value of a request (SQLSTATE ${refused.code}): ${refused.detail}`);
-    return errorResponse(400, "bad_request", `A value of this request ${refused.reason} (PostgreSQL ${refused.code}: ${refused.detail}).`);
+    return errorResponse("bad_request", `A value of this request ${refused.reason} (PostgreSQL ${refused.code}: ${refused.detail}).`);
   }
   if (isDatabaseUnavailable(err)) {
-    const res = errorResponse(503, "unavailable", "The database is unreachable right now; try again shortly.");
+    const res = errorResponse("unavailable", "The database is unreachable right now; try again shortly.");
     res.headers.set("retry-after", "5");
     return res;
   }
   console.error("[tool-studio] unexpected error", err);
-  return errorResponse(500, "other", "Internal error in the studio; see the server log.");
+  return errorResponse("other", "Internal error in the studio; see the server log.");
 }
 
 /** Reads a JSON body with a size limit and parses it with a zod schema into field errors. */
@@ -81,7 +60,7 @@ export async function readJsonChecked(req: Request): Promise<{ data: unknown; pr
     try {
       data = JSON.parse(text);
     } catch (err) {
-      throw new HttpError(400, "bad_request", `The request body is not valid JSON: ${(err as Error).message}`);
+      throw new HttpError("bad_request", `The request body is not valid JSON: ${(err as Error).message}`);
     }
   }
   return { data, problems: inspectJson(data) };
@@ -117,7 +96,7 @@ export async function readBody(req: Request): Promise<Uint8Array> {
 
 /** Input the studio cannot take as it is: 400 naming each path. */
 export function inputError(problems: InputProblem[]): HttpError {
-  return new HttpError(400, "bad_request", `Invalid request body: ${problems.map((p) => `${p.path || "(root)"} ${p.message}`).join("; ")}`, problems);
+  return new HttpError("bad_request", `Invalid request body: ${problems.map((p) => `${p.path || "(root)"} ${p.message}`).join("; ")}`, problems);
 }
 
 export function parseWith<T>(schema: ZodType<T>, data: unknown, what: string): T {
@@ -127,7 +106,7 @@ export function parseWith<T>(schema: ZodType<T>, data: unknown, what: string): T
     path: i.path.length ? "/" + i.path.map(String).join("/") : "",
     message: i.message,
   }));
-  throw new HttpError(400, "bad_request", `Invalid ${what}: ${details.map((d) => `${d.path || "(root)"} ${d.message}`).join("; ")}`, details);
+  throw new HttpError("bad_request", `Invalid ${what}: ${details.map((d) => `${d.path || "(root)"} ${d.message}`).join("; ")}`, details);
 }
 
 /**
@@ -153,7 +132,7 @@ async function discardBody(reader: ReadableStreamDefaultReader<Uint8Array> | und
 }
 
 export function tooLarge(): HttpError {
-  return new HttpError(413, "payload_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (STUDIO_MAX_BODY_BYTES).`);
+  return new HttpError("payload_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (STUDIO_MAX_BODY_BYTES).`);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { StudioError } from "../errors/errors";
 import jsonata from "jsonata";
 import { ToolError, isToolError } from "../tools/errors";
 
@@ -17,15 +18,15 @@ export const JSONATA_LIMITS = {
 } as const;
 
 /** A JSONata error (JSONata throws plain objects), with a readable one-line description. */
-export class JsonataError extends Error {
+export class JsonataError extends StudioError {
+  static override readonly tag: string = "JsonataError";
   readonly code: string;
   readonly position?: number;
   readonly token?: unknown;
   constructor(err: { code: string; message?: string; position?: number; token?: unknown }) {
     const where = typeof err.position === "number" ? ` at position ${err.position}` : "";
     const near = err.token !== undefined && err.token !== null && err.token !== "" ? ` (near ${JSON.stringify(err.token)})` : "";
-    super(`JSONata error ${err.code}${where}${near}: ${err.message ?? "unknown error"}`);
-    this.name = "JsonataError";
+    super("bad_request", `JSONata error ${err.code}${where}${near}: ${err.message ?? "unknown error"}`);
     this.code = err.code;
     this.position = err.position;
     this.token = err.token;
@@ -33,7 +34,7 @@ export class JsonataError extends Error {
 }
 
 function asJsonataError(err: unknown): JsonataError | undefined {
-  if (err instanceof JsonataError) return err;
+  if (JsonataError.isInstance(err)) return err;
   if (typeof err === "object" && err !== null && !isToolError(err) && typeof (err as { code?: unknown }).code === "string") {
     return new JsonataError(err as { code: string });
   }

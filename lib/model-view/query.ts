@@ -18,17 +18,17 @@ export interface DefinitionQuery {
 
 export function parseDefinitionQuery(params: URLSearchParams, allowed: readonly string[]): DefinitionQuery {
   for (const key of new Set(params.keys())) {
-    if (!allowed.includes(key)) throw new HttpError(400, "bad_request", `Invalid query: /${key} is not a parameter here (accepted: ${allowed.join(", ")})`, [{ path: `/${key}`, message: "unknown parameter" }]);
-    if (key !== "hint" && params.getAll(key).length > 1) throw new HttpError(400, "bad_request", `Invalid query: /${key} is given more than once`, [{ path: `/${key}`, message: "given more than once" }]);
+    if (!allowed.includes(key)) throw new HttpError("bad_request", `Invalid query: /${key} is not a parameter here (accepted: ${allowed.join(", ")})`, [{ path: `/${key}`, message: "unknown parameter" }]);
+    if (key !== "hint" && params.getAll(key).length > 1) throw new HttpError("bad_request", `Invalid query: /${key} is given more than once`, [{ path: `/${key}`, message: "given more than once" }]);
   }
   const target = params.get("for");
   if (!isTarget(target)) {
     const message = `must be one of ${TARGETS.join(", ")}${target === null ? "" : ` (got ${JSON.stringify(target.slice(0, 100))})`}`;
-    throw new HttpError(400, "bad_request", `Invalid query: /for ${message}`, [{ path: "/for", message }]);
+    throw new HttpError("bad_request", `Invalid query: /for ${message}`, [{ path: "/for", message }]);
   }
   const strict = params.get("strict");
   if (strict !== null && strict !== "true" && strict !== "false") {
-    throw new HttpError(400, "bad_request", "Invalid query: /strict must be true or false", [{ path: "/strict", message: "must be true or false" }]);
+    throw new HttpError("bad_request", "Invalid query: /strict must be true or false", [{ path: "/strict", message: "must be true or false" }]);
   }
   const out: DefinitionQuery = { for: target, strict: strict === "true" };
   const source = params.get("source");
@@ -39,7 +39,7 @@ export function parseDefinitionQuery(params: URLSearchParams, allowed: readonly 
   for (const [i, h] of hints.entries()) {
     if (!isHintFilter(h)) {
       const message = `must be one of ${HINT_FILTERS.map((f) => f.id).join(", ")} (got ${JSON.stringify(h.slice(0, 100))})`;
-      throw new HttpError(400, "bad_request", `Invalid query: /hint/${i} ${message}`, [{ path: `/hint/${i}`, message }]);
+      throw new HttpError("bad_request", `Invalid query: /hint/${i} ${message}`, [{ path: `/hint/${i}`, message }]);
     }
   }
   if (hints.length) out.hints = hints;

@@ -1,9 +1,10 @@
+import { StudioError } from "../errors/errors";
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { isDatabaseUnavailable } from "../db/faults";
 import { encodeKeyset, decodeKeyset } from "../http/cursor";
 import { prismaClientSql, prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
 import type { ContentBlock } from "../tools/output";
-import { isErrorNamed, isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
+import { isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
 import type { Run, RunOrigin, RunStatus } from "./types";
 import { whereSql, type RunFilter } from "./query";
 import { searchIds } from "./search";
@@ -90,8 +91,12 @@ const nullableJson = (v: unknown) => (v === undefined || v === null ? Prisma.DbN
 /** A UUID as PostgreSQL reads one (a 36-character string of dashes is not). */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export class CursorError extends Error {
-  override readonly name = "CursorError";
+/** A cursor the run list did not write. */
+export class CursorError extends StudioError {
+  static override readonly tag: string = "CursorError";
+  constructor(message: string) {
+    super("bad_request", `Invalid cursor: ${message}`, { details: [{ path: "/cursor", message }] });
+  }
 }
 
 /** Keyset cursor: the (startedAt, id) of the last row of a page. */
@@ -302,7 +307,7 @@ export class RunStore {
         return finalUpdate(sql, id, "queued", o, row.queued_at ? new Date(row.queued_at) : o.finishedAt);
       });
     } catch (err) {
-      if (isRecordNotFound(err) || isErrorNamed(err, "RunNotRunningError")) return null;
+      if (isRecordNotFound(err) || RunNotRunningError.isInstance(err)) return null;
       throw err;
     }
   }
@@ -349,7 +354,7 @@ export class RunStore {
       } catch (err) {
         // `start` committed asynchronously (see start()) and a database crash lost it: the whole
         // run is written now. A row in another state (finished, interrupted) is left as it is.
-        if (!start || !isErrorNamed(err, "RunNotRunningError")) throw err;
+        if (!start || !RunNotRunningError.isInstance(err)) throw err;
         const row = await insertRun(sql, start, o, "ON CONFLICT (id) DO NOTHING");
         if (!row) throw err;
         return row;
@@ -476,10 +481,10 @@ function isProgress(v: unknown): v is NonNullable<Run["progress"]> {
 }
 
 /** finish() found no `running` run with that id: it was finished already, or never written. */
-export class RunNotRunningError extends Error {
-  override name = "RunNotRunningError";
+export class RunNotRunningError extends StudioError {
+  static override readonly tag: string = "RunNotRunningError";
   constructor(readonly runId: string) {
-    super(`Run ${runId} is not running.`);
+    super("conflict", `Run ${runId} is not running.`);
   }
 }
 

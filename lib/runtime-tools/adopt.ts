@@ -28,11 +28,11 @@ export async function adoptOutputSchema(
   who: { actor: string; userId: string | null; from: string | null; samples: number },
 ): Promise<ConfigState> {
   if (inferred.type !== "object") {
-    throw new ServerEditError(409, "conflict", `The observed output of "${tool}" is not always an object, so it cannot be an outputSchema.`);
+    throw new ServerEditError("conflict", `The observed output of "${tool}" is not always an object, so it cannot be an outputSchema.`);
   }
   const before = deps.config.store.current();
   const text = setOutputSchemaInConfigText(deps.config.store.raw(), tool, inferred);
-  if (text === null) throw new ServerEditError(404, "not_found", `No tool named "${tool}" is defined in the config (only runtime tools can adopt a schema).`);
+  if (text === null) throw new ServerEditError("not_found", `No tool named "${tool}" is defined in the config (only runtime tools can adopt a schema).`);
   const entry = { actor: who.actor, action: "tool.adopt-output-schema", target: tool, detail: { samples: who.samples, ...(who.userId ? { userId: who.userId } : {}) }, from: who.from };
   // The entry commits with the revision (after its config.change), or neither does.
   const saved = await saveConfigOrThrow(deps, text, { actor: who.actor, from: who.from, expectedVersion: before.version, audit: [entry] });

@@ -52,7 +52,7 @@ async function run(def: RuntimeToolConfig, args: Record<string, unknown>, ctx: T
     value = await evaluateJsonata(def.expression, args, ctx.signal, { timeoutMs: ctx.timeoutMs ? ctx.timeoutMs + 1_000 : undefined });
   } catch (err) {
     if (isToolError(err)) throw err;
-    if (err instanceof JsonataError) {
+    if (JsonataError.isInstance(err)) {
       if (err.code === "D1012") throw new ToolError("timeout", `The expression of "${def.name}" ran too long. ${err.message}`);
       throw new ToolError("provider", `The expression of "${def.name}" failed. ${err.message}`, {
         detail: `expression: ${def.expression}`,

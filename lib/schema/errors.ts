@@ -1,6 +1,10 @@
+import { StudioError } from "../errors/errors";
 /** A JSON Schema that cannot be used: broken, too big, or with a pattern the linear-time engine refuses. */
-export class SchemaCompileError extends Error {
-  override name = "SchemaCompileError";
+export class SchemaCompileError extends StudioError {
+  static override readonly tag: string = "SchemaCompileError";
+  constructor(message: string, opts: { cause?: unknown } = {}) {
+    super("bad_request", message, opts);
+  }
 }
 
 /** A pattern for an error message: quoted, cut when long. */

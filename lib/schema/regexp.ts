@@ -1,5 +1,6 @@
 import type { RegExpEngine, RegExpLike } from "ajv/dist/types";
 import { RE2JS } from "re2js";
+import { StudioError } from "../errors/errors";
 import { quotePattern, SchemaCompileError } from "./errors";
 import { SCHEMA_LIMITS } from "./limits";
 
@@ -73,7 +74,12 @@ const GENERAL_CATEGORIES: Record<string, string> = {
 };
 const SHORT_CATEGORIES = new Set(Object.values(GENERAL_CATEGORIES));
 
-class Unsupported extends Error {}
+class Unsupported extends StudioError {
+  static override readonly tag: string = "UnsupportedPattern";
+  constructor(message: string) {
+    super("bad_request", message);
+  }
+}
 const needsBacktracking = (what: string) =>
   new Unsupported(`it uses ${what}, which needs a backtracking engine; schema patterns run on a linear-time engine (RE2) so that no pattern can stall the studio.`);
 const notInRe2 = (what: string) => new Unsupported(`${what} is not supported by the linear-time engine (RE2) that runs schema patterns.`);
@@ -313,7 +319,7 @@ function compileRe2(pattern: string, flags: string): { re: RE2JS; size: number }
   try {
     ({ source, estimate } = translatePattern(pattern));
   } catch (err) {
-    if (!(err instanceof Unsupported)) throw err;
+    if (!Unsupported.isInstance(err)) throw err;
     throw refuse(err.message);
   }
   const tooBig = () => refuse(`it compiles to more than ${SCHEMA_LIMITS.maxPatternProgram} instructions; use fewer or smaller repeats.`);

@@ -84,7 +84,7 @@ export function compileSchema(schema: JsonSchema): ValidateFunction {
     checkSchemaLimits(schema);
     fn = compileWithAjv(schema);
   } catch (err) {
-    const message = truncate(err instanceof SchemaCompileError ? err.message : `Invalid JSON Schema: ${(err as Error).message}`, MAX_COMPILE_MESSAGE);
+    const message = truncate(SchemaCompileError.isInstance(err) ? err.message : `Invalid JSON Schema: ${(err as Error).message}`, MAX_COMPILE_MESSAGE);
     failed.set(key, message);
     throw new SchemaCompileError(message, { cause: err });
   }

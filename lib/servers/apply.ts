@@ -1,3 +1,4 @@
+import { StudioError } from "../errors/errors";
 import type { AuditAppend, AuditLog } from "../audit/log";
 import type { ConfigState, SaveResult } from "../config/store";
 import type { ConfigWriter } from "../config/sync";
@@ -34,18 +35,14 @@ export function serverNameParam(name: string): string {
   const r = McpServerName.safeParse(name);
   if (r.success) return r.data;
   const details = r.error.issues.map((i) => ({ path: "/name", message: i.message }));
-  throw new HttpError(400, "bad_request", `Invalid server name: ${details.map((d) => d.message).join("; ")}.`, details);
+  throw new HttpError("bad_request", `Invalid server name: ${details.map((d) => d.message).join("; ")}.`, details);
 }
 
-/** Why a server edit was refused, with the HTTP status it deserves. */
-export class ServerEditError extends Error {
-  override readonly name = "ServerEditError";
-  constructor(
-    readonly status: 400 | 404 | 409 | 500,
-    readonly kind: "bad_request" | "not_found" | "conflict" | "invalid_config" | "io",
-    message: string,
-  ) {
-    super(message);
+/** Why a server edit was refused (its kind gives the HTTP status). */
+export class ServerEditError extends StudioError {
+  static override readonly tag: string = "ServerEditError";
+  constructor(kind: "bad_request" | "not_found" | "conflict" | "invalid_config" | "io", message: string) {
+    super(kind, message);
   }
 }
 
@@ -66,9 +63,9 @@ export async function applyServerEdit(
   try {
     text = edit(deps.config.store.raw());
   } catch (err) {
-    throw new ServerEditError(409, "conflict", (err as Error).message);
+    throw new ServerEditError("conflict", (err as Error).message);
   }
-  if (text === null) throw new ServerEditError(404, "not_found", `No MCP server named "${entry.target}" in the config.`);
+  if (text === null) throw new ServerEditError("not_found", `No MCP server named "${entry.target}" in the config.`);
   const detail = { ...entry.detail, ...(who.userId ? { userId: who.userId } : {}) };
   const audited: AuditAppend = { actor: who.actor, action: entry.action, target: entry.target, ...(Object.keys(detail).length ? { detail } : {}), from: who.from };
   const saved = await saveConfigOrThrow({ config: deps.config }, text, { actor: who.actor, from: who.from, expectedVersion: before.version, audit: [audited] });
@@ -87,9 +84,9 @@ export async function saveConfigOrThrow(
   const saved = await saveConfig(deps, text, who);
   if (!saved.ok) {
     const e = saved.error;
-    if (e.kind === "conflict") throw new ServerEditError(409, "conflict", e.message);
-    if (e.kind === "io") throw new ServerEditError(500, "io", e.message);
-    throw new ServerEditError(400, "invalid_config", e.message);
+    if (e.kind === "conflict") throw new ServerEditError("conflict", e.message);
+    if (e.kind === "io") throw new ServerEditError("io", e.message);
+    throw new ServerEditError("invalid_config", e.message);
   }
   return { ...saved.state, mcpServers: saved.state.config.mcpServers };
 }

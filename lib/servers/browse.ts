@@ -83,17 +83,17 @@ function toPrompt(raw: Record<string, unknown>): BrowsePrompt | null {
 /** The live connection of `server`, or the HTTP error that says why there is none. */
 export function liveConnection(view: BrowseView, server: string): McpConnection {
   const state = view.states().find((s) => s.name === server);
-  if (!state) throw new HttpError(404, "not_found", `No MCP server named "${server}".`);
+  if (!state) throw new HttpError("not_found", `No MCP server named "${server}".`);
   const connection = view.connection(server);
   if (!connection && view.holdsConnections === false) {
-    throw new HttpError(409, "unavailable", `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): browse "${server}" through an instance that holds them.`);
+    throw new HttpError("unavailable", `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): browse "${server}" through an instance that holds them.`);
   }
-  if (!connection) throw new HttpError(503, "unavailable", `MCP server "${server}" is not connected (it is disabled).`);
+  if (!connection) throw new HttpError("unavailable", `MCP server "${server}" is not connected (it is disabled).`);
   const status = connection.status();
   if (status.state !== "connected") {
     // Why its OAuth failed is for admins (lib/servers/view.ts); these routes are not admin-only.
     const error = status.authFailed ? SIGN_IN_FAILED : status.error;
-    throw new HttpError(503, "unavailable", `MCP server "${server}" is ${status.state}${error ? `: ${error}` : ""}.`);
+    throw new HttpError("unavailable", `MCP server "${server}" is ${status.state}${error ? `: ${error}` : ""}.`);
   }
   return connection;
 }
@@ -104,12 +104,12 @@ function declares(connection: McpConnection, capability: "resources" | "prompts"
 
 /** An upstream failure as an HTTP error: the server's own message, 502 (400 for invalid params, 404 for not found). */
 export function upstreamError(err: unknown, server: string): HttpError {
-  if (err instanceof HttpError) return err;
+  if (HttpError.isInstance(err)) return err;
   const message = (err instanceof Error ? err.message : String(err)).replace(/^MCP error -?\d+: /, "").slice(0, 1000);
   const code = isObject(err) && typeof err.code === "number" ? err.code : undefined;
-  if (code === -32602) return new HttpError(400, "invalid_args", `MCP server "${server}": ${message}`);
-  if (code === -32002) return new HttpError(404, "not_found", `MCP server "${server}": ${message}`);
-  return new HttpError(502, "provider", `MCP server "${server}" failed: ${message}`);
+  if (code === -32602) return new HttpError("invalid_args", `MCP server "${server}": ${message}`);
+  if (code === -32002) return new HttpError("not_found", `MCP server "${server}": ${message}`);
+  return new HttpError("provider", `MCP server "${server}" failed: ${message}`);
 }
 
 async function list<T>(connection: McpConnection, server: string, method: string, key: string, map: (raw: Record<string, unknown>) => T | null) {
@@ -126,13 +126,13 @@ async function list<T>(connection: McpConnection, server: string, method: string
 /** The resources and resource templates of `server`; 404 when it declares no resources capability. */
 export async function listServerResources(view: BrowseView, server: string) {
   const connection = liveConnection(view, server);
-  if (!declares(connection, "resources")) throw new HttpError(404, "not_found", `MCP server "${server}" offers no resources (it did not declare the resources capability).`);
+  if (!declares(connection, "resources")) throw new HttpError("not_found", `MCP server "${server}" offers no resources (it did not declare the resources capability).`);
   const resources = await list(connection, server, "resources/list", "resources", toResource);
   // Templates are optional: a server without resources/templates/list has none; a failed list
   // leaves the resources shown and says why the templates are not.
   let templatesError: string | undefined;
   const templates = await list(connection, server, "resources/templates/list", "resourceTemplates", toTemplate).catch((err: unknown) => {
-    templatesError = err instanceof HttpError && err.status === 502 && /method not found/i.test(err.message) ? undefined : upstreamError(err, server).message;
+    templatesError = HttpError.isInstance(err) && err.status === 502 && /method not found/i.test(err.message) ? undefined : upstreamError(err, server).message;
     return { items: [], truncated: false, dropped: 0 };
   });
   return {
@@ -148,7 +148,7 @@ export async function listServerResources(view: BrowseView, server: string) {
 /** The prompts of `server` with their declared arguments; 404 when it declares no prompts capability. */
 export async function listServerPrompts(view: BrowseView, server: string) {
   const connection = liveConnection(view, server);
-  if (!declares(connection, "prompts")) throw new HttpError(404, "not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
+  if (!declares(connection, "prompts")) throw new HttpError("not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
   const prompts = await list(connection, server, "prompts/list", "prompts", toPrompt);
   return { server, prompts: prompts.items, truncated: prompts.truncated, dropped: prompts.dropped };
 }
@@ -162,7 +162,7 @@ function isBlock(v: unknown): v is ContentBlock {
 
 /** A prompts/get result's messages: a role and one content block of a known kind, else left out (counted). */
 export function toPromptMessages(result: Record<string, unknown>, server: string): { description?: string; messages: PromptMessage[]; dropped: number } {
-  if (!Array.isArray(result.messages)) throw new HttpError(502, "provider", `MCP server "${server}" returned a malformed prompts/get result (no messages array).`);
+  if (!Array.isArray(result.messages)) throw new HttpError("provider", `MCP server "${server}" returned a malformed prompts/get result (no messages array).`);
   const messages: PromptMessage[] = [];
   let dropped = 0;
   for (const m of result.messages.slice(0, MAX_MESSAGES)) {
@@ -189,7 +189,7 @@ export async function getServerPrompt(
   who: { actor: string; userId: string | null; from: string | null },
 ) {
   const connection = liveConnection(deps.mcp, server);
-  if (!declares(connection, "prompts")) throw new HttpError(404, "not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
+  if (!declares(connection, "prompts")) throw new HttpError("not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
   const base = { actor: who.actor, action: "prompt.get", target: `${server} ${name}`.slice(0, 2000), from: who.from };
   const ids = who.userId ? { userId: who.userId } : {};
   const argNames = Object.keys(args).slice(0, 100);
@@ -228,7 +228,7 @@ export const COMPLETE_TIMEOUT_MS = 5_000;
  */
 export async function completeServerArgument(view: BrowseView, server: string, req: CompletionRequest, signal?: AbortSignal): Promise<{ server: string; values: string[]; total?: number; hasMore: boolean }> {
   const connection = liveConnection(view, server);
-  if (!declares(connection, "completions")) throw new HttpError(404, "not_found", `MCP server "${server}" offers no completions (it did not declare the completions capability).`);
+  if (!declares(connection, "completions")) throw new HttpError("not_found", `MCP server "${server}" offers no completions (it did not declare the completions capability).`);
   const context = req.context && Object.keys(req.context).length ? { context: { arguments: req.context } } : {};
   let raw: Record<string, unknown>;
   try {
@@ -238,7 +238,7 @@ export async function completeServerArgument(view: BrowseView, server: string, r
     throw upstreamError(err, server);
   }
   const completion = isObject(raw.completion) ? raw.completion : null;
-  if (!completion || !Array.isArray(completion.values)) throw new HttpError(502, "provider", `MCP server "${server}" returned a malformed completion/complete result (no completion.values array).`);
+  if (!completion || !Array.isArray(completion.values)) throw new HttpError("provider", `MCP server "${server}" returned a malformed completion/complete result (no completion.values array).`);
   const values = [...new Set(completion.values.filter((v): v is string => typeof v === "string").map((v) => v.slice(0, 1000)))].slice(0, MAX_COMPLETIONS);
   const total = typeof completion.total === "number" && Number.isSafeInteger(completion.total) && completion.total >= 0 ? { total: completion.total } : {};
   return { server, values, ...total, hasMore: completion.hasMore === true || completion.values.length > MAX_COMPLETIONS };

@@ -58,9 +58,9 @@ export class ResourceFollows {
   async follow(view: BrowseView, server: string, uri: string, listener: ResourceUpdateListener): Promise<() => void> {
     const connection = liveConnection(view, server);
     if (!offersSubscriptions(connection.status().capabilities)) {
-      throw new HttpError(404, "not_found", `MCP server "${server}" offers no resource subscriptions (it did not declare resources.subscribe).`);
+      throw new HttpError("not_found", `MCP server "${server}" offers no resource subscriptions (it did not declare resources.subscribe).`);
     }
-    if (this.followers >= this.maxFollowers) throw new HttpError(503, "unavailable", `The studio follows at most ${this.maxFollowers} resources at once; try again later.`);
+    if (this.followers >= this.maxFollowers) throw new HttpError("unavailable", `The studio follows at most ${this.maxFollowers} resources at once; try again later.`);
     const key = `${server}\n${uri}`;
     let entry = this.entries.get(key);
     if (entry && entry.connection !== connection) {

@@ -1,7 +1,6 @@
 import type { AuditLog } from "../audit/log";
-import { HttpError } from "../http/http";
 import type { McpServerConfig } from "../mcp/connection";
-import { finishSignIn, OAuthFlowError, oauthTarget, signOut, startSignIn, type CallbackParams, type OAuthDeps } from "../mcp/oauth";
+import { finishSignIn, oauthTarget, signOut, startSignIn, type CallbackParams, type OAuthDeps } from "../mcp/oauth";
 import type { McpView } from "../mcp/source";
 
 /**
@@ -24,13 +23,6 @@ export interface Who {
   from: string | null;
 }
 
-const KIND = { 400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict", 502: "provider" } as const;
-
-/** A sign-in that cannot start or finish as the HTTP error it answers with; anything else as it is. */
-export function asHttpError(err: unknown): never {
-  if (err instanceof OAuthFlowError) throw new HttpError(err.status, KIND[err.status], err.message);
-  throw err;
-}
 
 /** How long the callback waits for the reconnected server before sending the browser back. */
 const RECONNECT_WAIT_MS = 10_000;

@@ -14,8 +14,6 @@ export interface ResourceSource {
 /** How long a read may take before it answers 504 (a resource is shown in place, so not long). */
 export const RESOURCE_READ_TIMEOUT_MS = 15_000;
 
-// A failed read says which side failed: the server (502), its slowness (504), or a bad request.
-const STATUS: Record<string, number> = { not_found: 404, invalid_args: 400, timeout: 504, permission_denied: 502, rate_limited: 502, network: 502, provider: 502 };
 
 /**
  * Reads `uri` through the MCP server `server` (resources/read) and audits the read, failed or not,
@@ -31,9 +29,9 @@ export async function readServerResource(
   const base = { actor: who.actor, action: "resource.read", target: `${server} ${uri}`.slice(0, 2000), from: who.from };
   const ids = who.userId ? { userId: who.userId } : {};
   if (!connection && deps.mcp.holdsConnections === false) {
-    throw new HttpError(409, "unavailable", `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): read "${server}" resources through an instance that holds them.`);
+    throw new HttpError("unavailable", `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): read "${server}" resources through an instance that holds them.`);
   }
-  if (!connection) throw new HttpError(404, "not_found", `No connected MCP server named "${server}".`);
+  if (!connection) throw new HttpError("not_found", `No connected MCP server named "${server}".`);
   try {
     const contents = await connection.readResource(uri, { timeoutMs: RESOURCE_READ_TIMEOUT_MS });
     await deps.audit.append({ ...base, detail: { ...ids, outcome: "read", contents: contents.length } });
@@ -41,6 +39,6 @@ export async function readServerResource(
   } catch (thrown) {
     const err = toMcpToolError(thrown, server);
     await deps.audit.append({ ...base, detail: { ...ids, outcome: "failed", kind: err.kind, message: err.message.slice(0, 500) } });
-    throw new HttpError(STATUS[err.kind] ?? 502, err.kind, err.message);
+    throw err; // answered by its kind (lib/errors/errors.ts): the server refusing 403, too slow 504, failing 502
   }
 }

@@ -37,7 +37,7 @@ export function guarded<P = Record<string, never>>(pattern: string, method: Meth
       const url = new URL(req.url);
       // proxy.ts refuses these first, except on the routes it skips (UNPROXIED_API).
       const badUrl = urlProblem(url.pathname, url.search);
-      if (badUrl) return errorResponse(400, "bad_request", badUrl);
+      if (badUrl) return errorResponse("bad_request", badUrl);
       // Who is calling first (an anonymous body is answered 401 whatever its size; scripts/server.mjs
       // drains what a handler left unread). Then the one body limit on every route, before anything
       // reads it: readBody drains what the client still sends and throws the 413, so the client
@@ -66,7 +66,7 @@ export function otherMethods(pattern: string): Record<Method, (req: Request) => 
     try {
       const answer = await admit({ method: req.method, pathname: new URL(req.url).pathname, headers: req.headers });
       // Admitted means the method is declared after all: such a route exports its own handler instead.
-      return answer.admit ? errorResponse(405, "method_not_allowed", `${req.method} is not allowed here.`) : refusal(answer, req);
+      return answer.admit ? errorResponse("method_not_allowed", `${req.method} is not allowed here.`) : refusal(answer, req);
     } catch (err) {
       return toErrorResponse(err);
     }
@@ -81,9 +81,9 @@ export async function admit(req: { method: string; pathname: string; headers: He
 
 export function refusal(a: Extract<DoorAnswer, { admit: false }>, req: Request): Response {
   const headers: Record<string, string> = { "cache-control": "no-store" };
-  if (a.status === 401) headers["www-authenticate"] = req.headers.get("authorization") ? 'Bearer realm="tool-studio", error="invalid_token"' : 'Bearer realm="tool-studio"';
+  if (a.kind === "unauthenticated") headers["www-authenticate"] = req.headers.get("authorization") ? 'Bearer realm="tool-studio", error="invalid_token"' : 'Bearer realm="tool-studio"';
   if (a.allow) headers.allow = a.allow;
-  const res = errorResponse(a.status, a.kind, a.message);
+  const res = errorResponse(a.kind, a.message);
   for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
   return res;
 }

@@ -1,5 +1,9 @@
 /** Tool errors: a closed set of kinds, a caller-safe message, and an operator-only detail. */
 
+import { StudioError, type ApiErrorKind, type FieldError } from "../errors/errors";
+
+export type { FieldError };
+
 export const ERROR_KINDS = [
   "invalid_args",
   "not_found",
@@ -11,15 +15,9 @@ export const ERROR_KINDS = [
   "provider",
   "network",
   "other",
-] as const;
+] as const satisfies readonly ApiErrorKind[];
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
-
-export interface FieldError {
-  /** JSON pointer into the arguments ("" for the root). */
-  path: string;
-  message: string;
-}
 
 /** A list of field errors (e.g. read back from a JSON column). */
 export function isFieldErrors(v: unknown): v is FieldError[] {
@@ -33,32 +31,23 @@ export function isErrorKind(v: unknown): v is ErrorKind {
   return typeof v === "string" && (ERROR_KINDS as readonly string[]).includes(v);
 }
 
-export class ToolError extends Error {
-  readonly kind: ErrorKind;
+export class ToolError extends StudioError {
+  static override readonly tag: string = "ToolError";
+  declare readonly kind: ErrorKind;
   /** Operator-only: stored with the run, never sent to other callers. */
   readonly detail?: string;
   readonly fields?: FieldError[];
 
   constructor(kind: ErrorKind, message: string, opts: { detail?: string; fields?: FieldError[]; cause?: unknown } = {}) {
-    super(message, { cause: opts.cause });
-    this.name = "ToolError";
-    this.kind = kind;
+    super(kind, message, { details: opts.fields, cause: opts.cause });
     this.detail = opts.detail;
     this.fields = opts.fields;
   }
-}
 
-/**
- * Error classes are matched by their declared name, never by instanceof alone: Next bundles
- * lib/ separately for pages and for route handlers, so an error thrown inside the studio (booted
- * by whichever came first) may be an instance of the other copy of its class.
- */
-export function isErrorNamed(err: unknown, name: string): err is Error {
-  return err instanceof Error && err.name === name;
 }
 
 export function isToolError(err: unknown): err is ToolError {
-  return err instanceof ToolError || (isErrorNamed(err, "ToolError") && isErrorKind((err as { kind?: unknown }).kind));
+  return ToolError.isInstance(err);
 }
 
 /**

@@ -1,8 +1,7 @@
 import { AuditQuery } from "@/lib/audit";
-import { HttpError, parseWith } from "@/lib/http/http";
+import { parseWith } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
-import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -11,10 +10,5 @@ export const GET = guarded("/api/audit", "GET", async (req) => {
   const params = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
   const q = parseWith(AuditQuery, params, "query");
   const studio = await getStudio();
-  try {
-    return Response.json(await studio.audit.list(q), { headers: { "cache-control": "no-store" } });
-  } catch (err) {
-    if (isErrorNamed(err, "AuditCursorError")) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
-    throw err;
-  }
+  return Response.json(await studio.audit.list(q), { headers: { "cache-control": "no-store" } });
 });

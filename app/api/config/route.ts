@@ -54,8 +54,8 @@ export const PUT = guarded("/api/config", "PUT", async (req, { principal }) => {
   const { text: sent, expectedVersion: fromBody } = await readJson(req, PutBody);
   const ifMatch = req.headers.get("if-match");
   const fromHeader = ifMatch && ifMatch !== "*" ? /^(?:W\/)?"?([0-9a-f]{64})"?$/.exec(ifMatch.trim())?.[1] : undefined;
-  if (ifMatch && ifMatch !== "*" && !fromHeader) return errorResponse(400, "bad_request", 'If-Match: expected a version as GET /api/config answers it in its ETag ("<64 hex digits>")');
-  if (fromBody && fromHeader && fromBody !== fromHeader) return errorResponse(400, "bad_request", "expectedVersion and If-Match name different versions");
+  if (ifMatch && ifMatch !== "*" && !fromHeader) return errorResponse("bad_request", 'If-Match: expected a version as GET /api/config answers it in its ETag ("<64 hex digits>")');
+  if (fromBody && fromHeader && fromBody !== fromHeader) return errorResponse("bad_request", "expectedVersion and If-Match name different versions");
   const expectedVersion = fromBody ?? fromHeader;
   const studio = await getStudio();
   const store = studio.config.store;
@@ -68,8 +68,8 @@ export const PUT = guarded("/api/config", "PUT", async (req, { principal }) => {
   const r = await saveConfig({ config: studio.config }, text, { actor: principal.actor, from: requestOrigin(req), expectedVersion });
   if (r.ok) return Response.json(body(r.state, store.raw(), studio.config.head()), { headers: { etag: etag(r.state) } });
   const e = r.error;
-  if (e.kind === "conflict") return errorResponse(409, "conflict", e.message, undefined, { version: store.current().version });
-  if (e.kind === "io") return errorResponse(500, "io", e.message);
+  if (e.kind === "conflict") return errorResponse("conflict", e.message, undefined, { version: store.current().version });
+  if (e.kind === "io") return errorResponse("io", e.message);
   return Response.json(
     { error: { kind: "invalid_config", message: e.message, details: e.issues.map(({ path, line, column, message }) => ({ path, line, column, message })) } },
     { status: 400 },

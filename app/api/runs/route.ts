@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { parseWith, HttpError } from "@/lib/http/http";
+import { parseWith } from "@/lib/http/http";
 import { RunFilterParams, queryEntries } from "@/lib/runs/filter-params";
 
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
-import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -16,10 +15,5 @@ const Query = RunFilterParams.extend({
 export const GET = guarded("/api/runs", "GET", async (req) => {
   const q = parseWith(Query, queryEntries(new URL(req.url).searchParams), "query");
   const studio = await getStudio();
-  try {
-    return Response.json(await studio.runs.list(q));
-  } catch (err) {
-    if (isErrorNamed(err, "CursorError")) throw new HttpError(400, "bad_request", `Invalid cursor: ${err.message}`, [{ path: "/cursor", message: err.message }]);
-    throw err;
-  }
+  return Response.json(await studio.runs.list(q));
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/auth/roles";
-import { isTokenInputError } from "@/lib/auth/tokens";
 import { HttpError, readJson, requestOrigin } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
@@ -17,7 +16,7 @@ const CreateBody = z.strictObject({
 /** Your own tokens; an admin may ask for everyone's with `?all=1`. */
 export const GET = guarded("/api/tokens", "GET", async (req, { principal }) => {
   const all = new URL(req.url).searchParams.get("all") === "1";
-  if (all && principal.role !== "admin") throw new HttpError(403, "forbidden", "Listing everyone's tokens needs the admin role.");
+  if (all && principal.role !== "admin") throw new HttpError("forbidden", "Listing everyone's tokens needs the admin role.");
   if (!all && !principal.userId) return Response.json({ tokens: [] });
   const studio = await getStudio();
   return Response.json({ tokens: await studio.identity.tokens.list(all ? undefined : principal.userId!) }, { headers: { "cache-control": "no-store" } });
@@ -25,15 +24,10 @@ export const GET = guarded("/api/tokens", "GET", async (req, { principal }) => {
 
 /** Creates a personal token (role no higher than your own); the token is in this answer only. */
 export const POST = guarded("/api/tokens", "POST", async (req, { principal }) => {
-  if (!principal.userId) throw new HttpError(400, "bad_request", "Tokens belong to a person: sign in as one (the environment tokens cannot create tokens).");
+  if (!principal.userId) throw new HttpError("bad_request", "Tokens belong to a person: sign in as one (the environment tokens cannot create tokens).");
   const body = await readJson(req, CreateBody);
   const studio = await getStudio();
-  try {
-    const { token, info } = await studio.identity.tokens.create({ id: principal.userId, role: principal.role }, { name: body.name, role: body.role, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
-    await studio.audit.append({ actor: principal.actor, action: "token.create", target: info.name, detail: { tokenId: info.id, role: info.role, expiresAt: info.expiresAt, userId: principal.userId }, from: requestOrigin(req) });
-    return Response.json({ token, info }, { status: 201, headers: { "cache-control": "no-store" } });
-  } catch (err) {
-    if (isTokenInputError(err)) throw new HttpError(400, "bad_request", `Invalid request body: ${err.field} ${err.message}`, [{ path: err.field, message: err.message }]);
-    throw err;
-  }
+  const { token, info } = await studio.identity.tokens.create({ id: principal.userId, role: principal.role }, { name: body.name, role: body.role, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
+  await studio.audit.append({ actor: principal.actor, action: "token.create", target: info.name, detail: { tokenId: info.id, role: info.role, expiresAt: info.expiresAt, userId: principal.userId }, from: requestOrigin(req) });
+  return Response.json({ token, info }, { status: 201, headers: { "cache-control": "no-store" } });
 });

@@ -3,7 +3,6 @@ import { ROLES } from "@/lib/auth/roles";
 import { readJson, requestOrigin } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
-import { userError } from "./user-error";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +22,7 @@ export const GET = guarded("/api/users", "GET", async () => {
 export const POST = guarded("/api/users", "POST", async (req, { principal }) => {
   const body = await readJson(req, CreateBody);
   const studio = await getStudio();
-  const user = await studio.users.create(body).catch(userError);
+  const user = await studio.users.create(body);
   await studio.audit.append({ actor: principal.actor, action: "user.create", target: user.email, detail: { userId: user.id, role: user.role }, from: requestOrigin(req) });
   return Response.json({ user }, { status: 201 });
 });

@@ -1,3 +1,4 @@
+import { StudioError } from "../../errors/errors";
 import { randomBytes } from "node:crypto";
 import { auth, type FetchLike } from "@modelcontextprotocol/client";
 import { OAuthFetchGuard } from "./fetch-guard";
@@ -21,21 +22,18 @@ export interface OAuthDeps {
 }
 
 /** Why a sign-in cannot start or finish; `status` is the HTTP answer it becomes. */
-export class OAuthFlowError extends Error {
-  override readonly name = "OAuthFlowError";
-  constructor(
-    readonly status: 400 | 403 | 404 | 409 | 502,
-    message: string,
-  ) {
-    super(message);
+export class OAuthFlowError extends StudioError {
+  static override readonly tag: string = "OAuthFlowError";
+  constructor(kind: "bad_request" | "forbidden" | "not_found" | "conflict" | "provider", message: string) {
+    super(kind, message);
   }
 }
 
 /** The server's OAuth target, or why it has none (unknown, stdio, OAuth turned off). */
 export function oauthTarget(server: OAuthServer | undefined, name: string): OAuthTarget & { scope?: string } {
-  if (!server) throw new OAuthFlowError(404, `No MCP server named "${name}".`);
-  if (server.transport !== "http" || !server.url) throw new OAuthFlowError(409, `MCP server "${name}" is reached over stdio: OAuth is for remote (HTTP) servers.`);
-  if (server.oauth === false) throw new OAuthFlowError(409, `OAuth is turned off for MCP server "${name}" ("oauth": false in the config).`);
+  if (!server) throw new OAuthFlowError("not_found", `No MCP server named "${name}".`);
+  if (server.transport !== "http" || !server.url) throw new OAuthFlowError("conflict", `MCP server "${name}" is reached over stdio: OAuth is for remote (HTTP) servers.`);
+  if (server.oauth === false) throw new OAuthFlowError("conflict", `OAuth is turned off for MCP server "${name}" ("oauth": false in the config).`);
   return { server: name, url: server.url, scope: server.oauth?.scope };
 }
 
@@ -60,10 +58,10 @@ export async function startSignIn(deps: OAuthDeps, server: OAuthServer | undefin
   try {
     result = await auth(provider, { serverUrl: target.url, scope: target.scope, fetchFn: guardedFetch(deps, target.url) });
   } catch (err) {
-    throw new OAuthFlowError(502, `Could not start signing in to MCP server "${name}": ${describe(err)}`);
+    throw new OAuthFlowError("provider", `Could not start signing in to MCP server "${name}": ${describe(err)}`);
   }
   if (result === "AUTHORIZED") return { authorized: true };
-  if (!provider.authorizationUrl || !provider.pendingVerifier) throw new OAuthFlowError(502, `The sign-in to MCP server "${name}" did not produce an authorization URL.`);
+  if (!provider.authorizationUrl || !provider.pendingVerifier) throw new OAuthFlowError("provider", `The sign-in to MCP server "${name}" did not produce an authorization URL.`);
   await deps.store.createFlow(state, { server: name, url: target.url, verifier: provider.pendingVerifier, actor });
   return { authorizationUrl: provider.authorizationUrl.href };
 }
@@ -82,22 +80,22 @@ export interface CallbackParams {
  * The authorization server's own error text is not repeated (it is not trusted): only its code.
  */
 export async function finishSignIn(deps: OAuthDeps, server: OAuthServer | undefined, name: string, params: CallbackParams, actor: string): Promise<void> {
-  if (!params.state) throw new OAuthFlowError(400, "The sign-in callback has no state.");
+  if (!params.state) throw new OAuthFlowError("bad_request", "The sign-in callback has no state.");
   const flow = await deps.store.takeFlow(params.state);
-  if (!flow || flow.server !== name) throw new OAuthFlowError(400, "This sign-in is unknown, used or expired: start it again with Sign in.");
-  if (flow.actor !== actor) throw new OAuthFlowError(403, "This sign-in was started by someone else.");
+  if (!flow || flow.server !== name) throw new OAuthFlowError("bad_request", "This sign-in is unknown, used or expired: start it again with Sign in.");
+  if (flow.actor !== actor) throw new OAuthFlowError("forbidden", "This sign-in was started by someone else.");
   const target = oauthTarget(server, name);
-  if (target.url !== flow.url) throw new OAuthFlowError(409, `MCP server "${name}" changed its URL during the sign-in: start it again.`);
+  if (target.url !== flow.url) throw new OAuthFlowError("conflict", `MCP server "${name}" changed its URL during the sign-in: start it again.`);
   if (params.error) {
     const code = /^[A-Za-z0-9_.-]{1,64}$/.test(params.error) ? params.error : "an error";
-    throw new OAuthFlowError(400, `The authorization server refused the sign-in (${code}).`);
+    throw new OAuthFlowError("bad_request", `The authorization server refused the sign-in (${code}).`);
   }
-  if (!params.code) throw new OAuthFlowError(400, "The sign-in callback has no authorization code.");
+  if (!params.code) throw new OAuthFlowError("bad_request", "The sign-in callback has no authorization code.");
   const provider = new StudioOAuthProvider(deps.store, target, { redirectUrl: redirectUrlFor(deps.baseUrl, name), scope: target.scope, verifier: flow.verifier });
   try {
     await auth(provider, { serverUrl: target.url, scope: target.scope, authorizationCode: params.code, iss: params.iss ?? undefined, fetchFn: guardedFetch(deps, target.url) });
   } catch (err) {
-    throw new OAuthFlowError(502, `Signing in to MCP server "${name}" failed: ${describe(err)}`);
+    throw new OAuthFlowError("provider", `Signing in to MCP server "${name}" failed: ${describe(err)}`);
   }
 }
 

@@ -14,7 +14,7 @@ export const GET = guarded<{ id: string }>("/api/runs/[id]", "GET", async (_req,
   const { id } = params;
   const studio = await getStudio();
   const found = await studio.runs.get(id);
-  if (!found) return errorResponse(404, "not_found", `No run with id "${id}".`);
+  if (!found) return errorResponse("not_found", `No run with id "${id}".`);
   const run = await withOperatorDetail(found, principal.role, studio.runs);
   const access = run.status === "running" ? inputAccess(id, principal) : null;
   if (!access || access.kind === "none") return Response.json({ run });

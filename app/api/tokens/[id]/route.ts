@@ -9,7 +9,7 @@ export const DELETE = guarded<{ id: string }>("/api/tokens/[id]", "DELETE", asyn
   const studio = await getStudio();
   const token = await studio.identity.tokens.get(params.id);
   // Someone else's token is "not found" to a non-admin: ids of others' tokens are not theirs to probe.
-  if (!token || (token.userId !== principal.userId && principal.role !== "admin")) throw new HttpError(404, "not_found", `No token with id ${params.id}.`);
+  if (!token || (token.userId !== principal.userId && principal.role !== "admin")) throw new HttpError("not_found", `No token with id ${params.id}.`);
   const revoked = await studio.identity.tokens.revoke(token.id);
   if (!token.revokedAt) {
     await studio.audit.append({ actor: principal.actor, action: "token.revoke", target: token.name, detail: { tokenId: token.id, owner: token.userEmail ?? token.userId }, from: requestOrigin(req) });

@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 export const GET = guarded<{ name: string }>("/api/tools/[name]", "GET", async (_req, { params }) => {
   const { name } = params;
   const tool = await (await getStudio()).registry.get(name);
-  if (!tool) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+  if (!tool) return errorResponse("not_found", `No tool named "${name}" is registered.`);
   return Response.json({ tool: tool.spec });
 });

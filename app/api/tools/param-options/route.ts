@@ -1,9 +1,8 @@
 import { z } from "zod";
 
-import { HttpError, readJson } from "@/lib/http/http";
+import { readJson } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
-import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -17,11 +16,6 @@ const Body = z.strictObject({
 export const POST = guarded("/api/tools/param-options", "POST", async (req) => {
   const body = await readJson(req, Body);
   const studio = await getStudio();
-  try {
-    const { agent, options } = await studio.domains.resolve(body.domain, { agent: body.agent, args: body.args });
-    return Response.json({ options, agent }, { headers: { "Cache-Control": "no-store" } });
-  } catch (err) {
-    if (isErrorNamed(err, "DomainError")) throw new HttpError(400, "bad_request", err.message);
-    throw err;
-  }
+  const { agent, options } = await studio.domains.resolve(body.domain, { agent: body.agent, args: body.args });
+  return Response.json({ options, agent }, { headers: { "Cache-Control": "no-store" } });
 });

@@ -3,7 +3,6 @@ import { ROLES } from "@/lib/auth/roles";
 import { readJson, requestOrigin } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
-import { userError } from "../user-error";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +17,7 @@ const PatchBody = z.strictObject({
 export const PATCH = guarded<{ id: string }>("/api/users/[id]", "PATCH", async (req, { params, principal }) => {
   const patch = await readJson(req, PatchBody);
   const studio = await getStudio();
-  const { user, before, changes } = await studio.users.update(params.id, patch).catch(userError);
+  const { user, before, changes } = await studio.users.update(params.id, patch);
   const from = requestOrigin(req);
   if (changes.includes("role")) {
     await studio.audit.append({ actor: principal.actor, action: "user.role", target: user.email, detail: { userId: user.id, from: before.role, to: user.role }, from });
@@ -36,7 +35,7 @@ export const PATCH = guarded<{ id: string }>("/api/users/[id]", "PATCH", async (
 
 export const DELETE = guarded<{ id: string }>("/api/users/[id]", "DELETE", async (req, { params, principal }) => {
   const studio = await getStudio();
-  const user = await studio.users.remove(params.id).catch(userError);
+  const user = await studio.users.remove(params.id);
   // Their sessions and tokens go with them (cascade): say how many tokens stopped working.
   await studio.audit.append({ actor: principal.actor, action: "user.delete", target: user.email, detail: { userId: user.id, role: user.role, tokensRemoved: user.activeTokens }, from: requestOrigin(req) });
   return Response.json({ user });

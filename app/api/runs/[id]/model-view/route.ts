@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export const GET = guarded<{ id: string }>("/api/runs/[id]/model-view", "GET", async (req, { params }) => {
   const q = parseDefinitionQuery(new URL(req.url).searchParams, ["for"]);
   const run = await (await getStudio()).runs.get(params.id);
-  if (!run) return errorResponse(404, "not_found", `No run with id "${params.id}".`);
-  if (run.status === "queued" || run.status === "running") return errorResponse(409, "conflict", `Run "${params.id}" is ${run.status}: it has no result yet.`);
+  if (!run) return errorResponse("not_found", `No run with id "${params.id}".`);
+  if (run.status === "queued" || run.status === "running") return errorResponse("conflict", `Run "${params.id}" is ${run.status}: it has no result yet.`);
   return Response.json(runModelView(run, q.for), { headers: { "Cache-Control": "no-store" } });
 });

@@ -1,6 +1,6 @@
 import { getConfigStore } from "@/lib/config/store";
 import { requestOrigin } from "@/lib/http/http";
-import { asHttpError, beginServerSignIn, serverSignOut, type ServerOAuthDeps } from "@/lib/servers/oauth";
+import { beginServerSignIn, serverSignOut, type ServerOAuthDeps } from "@/lib/servers/oauth";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
 
@@ -17,12 +17,12 @@ async function deps(): Promise<ServerOAuthDeps> {
  * could be refreshed without one.
  */
 export const POST = guarded<{ name: string }>("/api/servers/[name]/oauth", "POST", async (req, { params, principal }) => {
-  const result = await beginServerSignIn(await deps(), params.name, { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) }).catch(asHttpError);
+  const result = await beginServerSignIn(await deps(), params.name, { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) });
   return Response.json(result, { headers: { "cache-control": "no-store" } });
 });
 
 /** Signs out: forgets the server's tokens (audited) and reconnects it without them. */
 export const DELETE = guarded<{ name: string }>("/api/servers/[name]/oauth", "DELETE", async (req, { params, principal }) => {
-  const result = await serverSignOut(await deps(), params.name, { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) }).catch(asHttpError);
+  const result = await serverSignOut(await deps(), params.name, { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) });
   return Response.json(result, { headers: { "cache-control": "no-store" } });
 });

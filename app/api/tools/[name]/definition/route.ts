@@ -15,7 +15,7 @@ export const GET = guarded<{ name: string }>("/api/tools/[name]/definition", "GE
   const q = parseDefinitionQuery(new URL(req.url).searchParams, ["for", "strict"]);
   const { registry } = await getStudio();
   const tool = await registry.get(params.name);
-  if (!tool) return errorResponse(404, "not_found", `No tool named "${params.name}" is registered.`);
+  if (!tool) return errorResponse("not_found", `No tool named "${params.name}" is registered.`);
   const names = registryNames(await registry.specs(), q.for);
   return Response.json(buildDefinition(tool.spec, q.for, { strict: q.strict, names }), { headers: { "Cache-Control": "no-store" } });
 });

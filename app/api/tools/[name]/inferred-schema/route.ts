@@ -14,7 +14,7 @@ export const GET = guarded<{ name: string }>("/api/tools/[name]/inferred-schema"
   const { name } = params;
   const studio = await getStudio();
   const tool = await studio.registry.get(name);
-  if (!tool) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+  if (!tool) return errorResponse("not_found", `No tool named "${name}" is registered.`);
   const shapes = await studio.shapes.get(tool.spec.name, { outputSchema: tool.spec.outputSchema, inputSchema: tool.spec.inputSchema });
   return Response.json(shapes, { headers: { "Cache-Control": "no-store" } });
 });

@@ -1,9 +1,8 @@
 import { z } from "zod";
 
-import { errorResponse, HttpError, parseWith } from "@/lib/http/http";
+import { errorResponse, parseWith } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
-import { isErrorNamed } from "@/lib/tools/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -31,12 +30,7 @@ export const GET = guarded<{ name: string }>("/api/tools/[name]/options", "GET",
   const q = parseWith(Query, Object.fromEntries(new URL(req.url).searchParams), "query");
   const studio = await getStudio();
   const tool = await studio.registry.get(name);
-  if (!tool) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
-  try {
-    const options = await studio.domains.resolveTool(tool.spec, { agent: q.agent, args: q.args });
-    return Response.json(options, { headers: { "Cache-Control": "no-store" } });
-  } catch (err) {
-    if (isErrorNamed(err, "DomainError")) throw new HttpError(400, "bad_request", err.message);
-    throw err;
-  }
+  if (!tool) return errorResponse("not_found", `No tool named "${name}" is registered.`);
+  const options = await studio.domains.resolveTool(tool.spec, { agent: q.agent, args: q.args });
+  return Response.json(options, { headers: { "Cache-Control": "no-store" } });
 });

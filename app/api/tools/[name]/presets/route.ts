@@ -21,7 +21,7 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/presets", "POST
   const { name } = params;
   const body = await readJson(req, Body);
   const studio = await getStudio();
-  if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+  if (!(await studio.registry.get(name))) return errorResponse("not_found", `No tool named "${name}" is registered.`);
   const preset = await studio.presets.save({ tool: name, name: body.name, arguments: body.arguments, agent: body.agent, createdBy: principal.actor });
   return Response.json({ preset }, { status: 201 });
 });

@@ -1,3 +1,4 @@
+import { statusOf } from "@/lib/errors/errors";
 import { z } from "zod";
 import { restOrigin } from "@/lib/auth/principal";
 import { MAX_TIMEOUT_MS } from "@/lib/execution/execute";
@@ -48,7 +49,7 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
   const keyProblem = idempotencyKey === undefined ? null : idempotencyKeyProblem(idempotencyKey);
   if (keyProblem) throw inputError([{ path: "Idempotency-Key", message: `the Idempotency-Key header ${keyProblem}` }]);
   const studio = await getStudio();
-  if (!(await studio.registry.get(name))) return errorResponse(404, "not_found", `No tool named "${name}" is registered.`);
+  if (!(await studio.registry.get(name))) return errorResponse("not_found", `No tool named "${name}" is registered.`);
   const base = {
     tool: name,
     arguments: inArgs.length ? storableCopy(sent.arguments) : (body.arguments ?? {}),
@@ -88,7 +89,7 @@ function runResponse(run: Run): Response {
   // The answer to a retry is the first run, marked so (the IETF Idempotency-Key draft leaves the header name open; Stripe's is used).
   const headers: Record<string, string> = run.idempotentReplay ? { "idempotent-replayed": "true" } : {};
   if (run.status === "rejected" && run.error) {
-    return Response.json({ error: run.error, run }, { status: run.error.kind === "permission_denied" ? 403 : 400, headers });
+    return Response.json({ error: run.error, run }, { status: statusOf(run.error.kind), headers });
   }
   return Response.json({ run }, { headers });
 }

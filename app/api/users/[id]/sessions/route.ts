@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const DELETE = guarded<{ id: string }>("/api/users/[id]/sessions", "DELETE", async (req, { params, principal }) => {
   const studio = await getStudio();
   const user = await studio.users.get(params.id);
-  if (!user) throw new HttpError(404, "not_found", `No user with id ${params.id}.`);
+  if (!user) throw new HttpError("not_found", `No user with id ${params.id}.`);
   const count = await studio.users.revokeSessions(user.id);
   await studio.audit.append({ actor: principal.actor, action: "user.sign-out-everywhere", target: user.email, detail: { userId: user.id, sessions: count }, from: requestOrigin(req) });
   return Response.json({ revoked: count });

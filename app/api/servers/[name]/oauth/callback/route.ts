@@ -24,7 +24,7 @@ export const GET = guarded<{ name: string }>("/api/servers/[name]/oauth/callback
       { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) },
     );
   } catch (err) {
-    if (!(err instanceof OAuthFlowError)) throw err;
+    if (!OAuthFlowError.isInstance(err)) throw err;
     return back(`${page}?signin_error=${encodeURIComponent(err.message)}`);
   }
   return back(`${page}?signin=ok`);

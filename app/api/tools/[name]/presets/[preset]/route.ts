@@ -12,13 +12,13 @@ export const PATCH = guarded<{ name: string; preset: string }>("/api/tools/[name
   const { name, preset } = params;
   const body = await readJson(req, Rename);
   const result = await (await getStudio()).presets.rename(name, preset, body.name);
-  if (result === "missing") return errorResponse(404, "not_found", `No preset "${preset}" for ${name}.`);
-  if (result === "taken") return errorResponse(409, "conflict", `A preset named "${body.name}" already exists.`, [{ path: "/name", message: "another preset already has this name" }]);
+  if (result === "missing") return errorResponse("not_found", `No preset "${preset}" for ${name}.`);
+  if (result === "taken") return errorResponse("conflict", `A preset named "${body.name}" already exists.`, [{ path: "/name", message: "another preset already has this name" }]);
   return Response.json({ preset: result });
 });
 
 export const DELETE = guarded<{ name: string; preset: string }>("/api/tools/[name]/presets/[preset]", "DELETE", async (_req, { params }) => {
   const { name, preset } = params;
-  if (!(await (await getStudio()).presets.remove(name, preset))) return errorResponse(404, "not_found", `No preset "${preset}" for ${name}.`);
+  if (!(await (await getStudio()).presets.remove(name, preset))) return errorResponse("not_found", `No preset "${preset}" for ${name}.`);
   return Response.json({ removed: preset });
 });
