@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { AUDIT_LOCK_KEY, AUDIT_MAX_BATCH, AuditInputError, AuditLog, type AuditEntry } from "@/lib/audit/log";
+import { AUDIT_LOCK_KEY, AUDIT_MAX_BATCH, AuditInputError, AuditLog, type AuditAction, type AuditEntry } from "@/lib/audit/log";
 import { createPrisma } from "@/lib/db/client";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
@@ -83,7 +83,7 @@ function track<T>(p: Promise<T>) {
   return t;
 }
 
-const run = (actor: string, i: number) => ({ actor, action: "run", target: "echo", detail: { i } });
+const run = (actor: string, i: number) => ({ actor, action: "run" as const, target: "echo", detail: { i } });
 
 describe("group commit", () => {
   it("500 concurrent appends: one transaction, one gapless valid chain, each caller its own entry exactly as stored", async () => {
@@ -114,7 +114,7 @@ describe("group commit", () => {
   it("an invalid input is refused for its caller only; the others of the same tick are written", async () => {
     const db = await freshDb();
     const log = new AuditLog(db.prisma);
-    const results = await Promise.allSettled([log.append(run("a", 0)), log.append({ actor: "b", action: "Not An Action" }), log.append(run("c", 2))]);
+    const results = await Promise.allSettled([log.append(run("a", 0)), log.append({ actor: "b", action: "Not An Action" as AuditAction }), log.append(run("c", 2))]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(AuditInputError);
     expect(results.flatMap((r) => (r.status === "fulfilled" ? [r.value.seq] : []))).toEqual([1, 2]);

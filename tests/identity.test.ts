@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog, runAuditHook } from "@/lib/audit";
+import { AuditLog, runAuditHook, type AuditAction } from "@/lib/audit";
 import { issueFirstAdminLink, redeemFirstAdminLink } from "@/lib/auth/first-admin";
 import type { AuthEvent } from "@/lib/auth/better-auth";
 import { authSecret, Identity } from "@/lib/auth/identity";
@@ -22,7 +22,7 @@ const BASE = "http://127.0.0.1:3999";
 const headers = (h: Record<string, string> = {}) => new Headers({ host: "127.0.0.1:3999", origin: BASE, ...h });
 
 const auditEvent = async (e: AuthEvent) => {
-  const action = e.type === "password-change" ? "user.password-change" : `auth.${e.type}`;
+  const action = (e.type === "password-change" ? "user.password-change" : `auth.${e.type}`) as AuditAction;
   await audit.append({ actor: "email" in e && e.email ? e.email : "anonymous", action, detail: e });
 };
 

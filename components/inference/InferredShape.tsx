@@ -1,3 +1,4 @@
+import { unescapeSegment } from "@/lib/json-pointer/pointer";
 import Link from "next/link";
 import type { Difference } from "@/lib/inference/compare";
 import type { FieldSummary } from "@/lib/inference/schema";
@@ -45,7 +46,7 @@ function fieldLabel(path: string): string {
   if (seg === "*") return "[ ]";
   if (seg === "~2") return "*";
   if (seg === "~3") return "{any other key}";
-  return seg.replace(/~1/g, "/").replace(/~0/g, "~") || '""';
+  return unescapeSegment(seg) || '""';
 }
 
 function rangeText(f: FieldSummary): string {

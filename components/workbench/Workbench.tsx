@@ -1,4 +1,5 @@
 "use client";
+import { pointerSegments } from "@/lib/json-pointer/pointer";
 import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
@@ -119,7 +120,7 @@ function toErrorSchema(details: FieldError[]): ErrorSchema {
   const root: Record<string, unknown> = {};
   for (const d of details) {
     let node = root;
-    for (const seg of d.path.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+    for (const seg of pointerSegments(d.path)) {
       node = (node[seg] ??= {}) as Record<string, unknown>;
     }
     ((node.__errors ??= []) as string[]).push(d.message);

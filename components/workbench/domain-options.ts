@@ -1,3 +1,4 @@
+import { escapeSegment } from "@/lib/json-pointer/pointer";
 import type { UiSchema } from "@rjsf/utils";
 import type { DomainOption, ToolOptions } from "@/lib/domains/client-types";
 
@@ -18,7 +19,7 @@ export function pointerForId(id: string, path: string): string | null {
   const m = id.match(re);
   if (!m) return null;
   let i = 1;
-  return "/" + segs.map((s) => (s === "*" ? m[i++] : s.replace(/~/g, "~0").replace(/\//g, "~1"))).join("/");
+  return "/" + segs.map((s) => (s === "*" ? m[i++] : escapeSegment(s))).join("/");
 }
 
 export function optionsForWidget(ctx: DomainFormContext | undefined, id: string, path: string): DomainOption[] | null {

@@ -5,6 +5,8 @@ import { AUDIT_ACTIONS } from "./log";
 
 // AUDIT_ACTIONS is the audit filter's closed list (app/audit/page.tsx): every action the code
 // writes must be in it, or the log holds entries nobody can filter for; and nothing else.
+// AuditAppend.action is typed by it, so the compiler refuses an unlisted action; this scan checks
+// the other half (and the literals the compiler cannot see, such as the OAuth `audited(…)` names).
 const ROOTS = ["lib", "app", "components"];
 // `action:` also names a person's answer to a server's request for input (elicitation, sampling):
 // those values are never audit actions.

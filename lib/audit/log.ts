@@ -93,7 +93,7 @@ export const AUDIT_ACTIONS = [
   "auth.sign-in", "auth.sign-in-failed", "auth.sign-out", "auth.sign-out-everywhere",
   "user.create", "user.update", "user.role", "user.delete", "user.sign-out-everywhere", "user.password-change", "token.create", "token.revoke",
 ] as const;
-export type KnownAuditAction = (typeof AUDIT_ACTIONS)[number];
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** prevHash of entry #1. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -115,8 +115,8 @@ const ACTION_RE = /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*$/;
 export interface AuditAppend {
   /** Who did it, e.g. localActor() (`local:<user>`). */
   actor: string;
-  /** One of AUDIT_ACTIONS, or a new dotted lower-case name documented at the top of this file. */
-  action: KnownAuditAction | (string & {});
+  /** One of AUDIT_ACTIONS (a new action is added there and documented at the top of this file). */
+  action: AuditAction;
   /** What it was done to (tool name, server name, config file...). */
   target?: string | null;
   /** Any JSON value (stored as JSONB); normalized through JSON first (undefined dropped, Dates as strings). */

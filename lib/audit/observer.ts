@@ -15,7 +15,7 @@ export function runAuditHook(audit: AuditLog): RunFinalHook {
 export function runEntry(run: Run) {
   return {
     actor: run.actor,
-    action: "run",
+    action: "run" as const,
     target: run.tool,
     detail: {
       runId: run.id,

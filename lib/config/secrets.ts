@@ -4,6 +4,7 @@
 // gets the real values put back (restoreSecrets) before it is saved. A value may also reference an
 // environment variable, `${env:NAME}`: such a reference is not a secret (it is shown as written)
 // and is resolved only where the value is used (resolveEnvRefs).
+import { escapeSegment } from "../json-pointer/pointer";
 import { StudioError } from "../errors/errors";
 import { applyEdits, createScanner, parseTree, type Edit, type Node as JsonNode, type ParseError } from "jsonc-parser";
 import type { McpServer, RuntimeConfig } from "./schema";
@@ -151,11 +152,6 @@ export function redactConfig<T extends RuntimeConfig>(config: T): T {
 
 // The same options as the config store, so "has syntax errors" means the same thing here.
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
-
-/** RFC 6901 escaping of one path segment. */
-function escapeSegment(s: string): string {
-  return s.replace(/~/g, "~0").replace(/\//g, "~1");
-}
 
 const pointer = (segs: string[]) => `/${segs.map(escapeSegment).join("/")}`;
 

@@ -2,6 +2,7 @@
  * Where a domain parameter sits in the arguments. A path is a parameter name (`channel`) or
  * slash-separated names with `*` for every item of an array (`recipients/*\/target`).
  */
+import { escapeSegment } from "../json-pointer/pointer";
 
 export interface Occurrence {
   /** JSON pointer to the value, e.g. /recipients/0/target */
@@ -13,7 +14,7 @@ export interface Occurrence {
 
 export const pathSegments = (path: string): string[] => path.replace(/^\//, "").split("/").filter(Boolean);
 
-const esc = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const esc = escapeSegment;
 
 /** Every place in `args` where the path's parent exists (the value itself may be unset). */
 export function findOccurrences(args: unknown, path: string): Occurrence[] {

@@ -1,3 +1,4 @@
+import { fragmentSegments, pointerSegments } from "../json-pointer/pointer";
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import { ErrorSchemaBuilder, type RJSFSchema, type RJSFValidationError, type ValidationData, type ValidatorType } from "@rjsf/utils";
 
@@ -28,9 +29,12 @@ function rootRefs(value: unknown): unknown {
   return out;
 }
 
+/** An instance location ("#/a/b", or a plain pointer) as its keys. */
+const instancePath = (loc: string): string[] => (loc.startsWith("#") ? (fragmentSegments(loc) ?? []) : pointerSegments(loc)).filter(Boolean);
+
 /** Where an error is, as a path of keys (a `required` error belongs to the missing member). */
 function pathOf(unit: OutputUnit): string[] {
-  const path = unit.instanceLocation.replace(/^#\/?/, "").split("/").filter(Boolean).map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
+  const path = instancePath(unit.instanceLocation);
   const missing = unit.keyword === "required" ? /"([^"]+)"/.exec(unit.error)?.[1] : undefined;
   return missing ? [...path, missing] : path;
 }

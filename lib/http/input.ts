@@ -1,3 +1,5 @@
+import { escapeSegment } from "../json-pointer/pointer";
+
 /**
  * What the studio accepts from a request, checked before anything else happens: values
  * PostgreSQL cannot store (U+0000, lone UTF-16 surrogates), structures past the limits
@@ -42,7 +44,7 @@ const pointer = (parts: (string | number)[]) =>
           let k = escapeUnstorable(String(p));
           // Cut between code points: a half of a surrogate pair would be a lone surrogate again.
           if (k.length > MAX_KEY_SHOWN) k = `${k.slice(0, /[\ud800-\udbff]/.test(k[MAX_KEY_SHOWN - 1]!) ? MAX_KEY_SHOWN - 1 : MAX_KEY_SHOWN)}…`;
-          return k.replace(/~/g, "~0").replace(/\//g, "~1");
+          return escapeSegment(k);
         })
         .join("/")
     : "";

@@ -4,6 +4,7 @@
  * required, items, additionalProperties, patternProperties — through local $refs, allOf (merged)
  * and anyOf/oneOf (as a union); anything else is taken as "any".
  */
+import { fragmentSegments } from "../json-pointer/pointer";
 import type { JsonSchema } from "../tools/spec";
 import { JSON_TYPES, OTHER, splitPath, unescapeKey, escapeKey, type JsonType, type ShapeStatsData } from "./stats";
 import { linearRegExp } from "../schema/regexp";
@@ -41,10 +42,10 @@ function typeOfValue(v: unknown): JsonType {
 }
 
 function deref(root: JsonSchema, ref: string): unknown {
-  if (!ref.startsWith("#")) return true; // remote refs: not followed
+  const keys = fragmentSegments(ref);
+  if (!keys) return true; // remote refs: not followed
   let cur: unknown = root;
-  for (const raw of ref.slice(1).split("/").slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const key of keys) {
     if (typeof cur !== "object" || cur === null || !Object.prototype.hasOwnProperty.call(cur, key)) return true;
     cur = (cur as Record<string, unknown>)[key];
   }

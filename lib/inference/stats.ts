@@ -32,6 +32,7 @@
  * depends on when a path crossed a threshold, so merged statistics can differ in which keys are
  * named; they stay sound (every sample validates) either way.
  */
+import { escapeSegment, unescapeSegment } from "../json-pointer/pointer";
 import { fullFormats } from "ajv-formats/dist/formats";
 
 export const JSON_TYPES = ["object", "array", "string", "integer", "number", "boolean", "null"] as const;
@@ -184,15 +185,13 @@ function countFormats(s: string, into: Partial<Record<FormatName, number>>): voi
 /** Escapes one object key as a path segment. */
 export function escapeKey(key: string): string {
   if (key === "*") return "~2";
-  if (key.indexOf("~") < 0 && key.indexOf("/") < 0) return key;
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+  return escapeSegment(key);
 }
 
 /** The object key a segment stands for (not meaningful for the `*` segment). */
 export function unescapeKey(seg: string): string {
   if (seg === "~2") return "*";
-  if (seg.indexOf("~") < 0) return seg;
-  return seg.replace(/~1/g, "/").replace(/~0/g, "~");
+  return unescapeSegment(seg);
 }
 
 /** The parent path and the last segment of a non-root path. */

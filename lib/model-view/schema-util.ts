@@ -1,10 +1,11 @@
 /** Small pure helpers the schema rewrites share (strict.ts, gemini.ts). */
+import { escapeSegment, fragmentSegments } from "../json-pointer/pointer";
 import type { JsonSchema, LintItem } from "./types";
 
 export const isObj = (v: unknown): v is JsonSchema => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** One JSON pointer segment. */
-export const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+export const esc = escapeSegment;
 
 /** A value as short JSON, for messages and descriptions. */
 export const show = (v: unknown) => {
@@ -14,11 +15,10 @@ export const show = (v: unknown) => {
 
 /** What a local `$ref` ("#" or "#/..." inside `root`) points at; undefined for anything else. */
 export function resolveRef(root: JsonSchema, ref: string): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
+  const keys = fragmentSegments(ref);
+  if (!keys) return undefined;
   let cur: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const k = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const k of keys) {
     if (!isObj(cur)) return undefined;
     cur = cur[k];
   }

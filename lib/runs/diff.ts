@@ -1,3 +1,5 @@
+import { escapeSegment } from "../json-pointer/pointer";
+
 /** A structural diff of two JSON values: one row per path whose value differs. */
 export interface DiffRow {
   path: string;
@@ -6,7 +8,7 @@ export interface DiffRow {
   right?: unknown;
 }
 
-const esc = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const esc = escapeSegment;
 
 function flatten(value: unknown, path: string, out: Map<string, unknown>): void {
   if (value && typeof value === "object") {

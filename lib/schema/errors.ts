@@ -1,4 +1,5 @@
 import { StudioError } from "../errors/errors";
+
 /** A JSON Schema that cannot be used: broken, too big, or with a pattern the linear-time engine refuses. */
 export class SchemaCompileError extends StudioError {
   static override readonly tag: string = "SchemaCompileError";

@@ -1,3 +1,4 @@
+import { escapeSegment } from "../json-pointer/pointer";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
@@ -146,15 +147,15 @@ export function toFieldErrors(errors: ErrorObject[]): FieldError[] {
     let message = e.message ?? "is invalid";
     switch (e.keyword) {
       case "required":
-        path = `${path}/${escapePointer((e.params as { missingProperty: string }).missingProperty)}`;
+        path = `${path}/${escapeSegment((e.params as { missingProperty: string }).missingProperty)}`;
         message = "is required";
         break;
       case "additionalProperties":
-        path = `${path}/${escapePointer((e.params as { additionalProperty: string }).additionalProperty)}`;
+        path = `${path}/${escapeSegment((e.params as { additionalProperty: string }).additionalProperty)}`;
         message = "is not an allowed property";
         break;
       case "unevaluatedProperties":
-        path = `${path}/${escapePointer((e.params as { unevaluatedProperty: string }).unevaluatedProperty)}`;
+        path = `${path}/${escapeSegment((e.params as { unevaluatedProperty: string }).unevaluatedProperty)}`;
         message = "is not an allowed property";
         break;
       case "enum":
@@ -176,7 +177,6 @@ export function toFieldErrors(errors: ErrorObject[]): FieldError[] {
   return out;
 }
 
-const escapePointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** "path: message" lines for a human-readable summary (at most ERROR_LIMITS.maxFieldErrors, each cut). */
 export function describeFieldErrors(errors: FieldError[]): string {

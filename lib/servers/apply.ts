@@ -1,5 +1,5 @@
 import { StudioError } from "../errors/errors";
-import type { AuditAppend, AuditLog } from "../audit/log";
+import type { AuditAction, AuditAppend, AuditLog } from "../audit/log";
 import type { ConfigState, SaveResult } from "../config/store";
 import type { ConfigWriter } from "../config/sync";
 import { McpServerName, type RuntimeConfig } from "../config/schema";
@@ -56,7 +56,7 @@ export async function applyServerEdit(
   deps: { config: ConfigWriter; audit: AuditLog; mcp: McpSync },
   edit: (text: string) => string | null,
   who: { actor: string; userId: string | null; from: string | null },
-  entry: { action: string; target: string; detail?: Record<string, unknown> },
+  entry: { action: AuditAction; target: string; detail?: Record<string, unknown> },
 ): Promise<ConfigState> {
   const before = deps.config.store.current();
   let text: string | null;

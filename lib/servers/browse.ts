@@ -190,7 +190,7 @@ export async function getServerPrompt(
 ) {
   const connection = liveConnection(deps.mcp, server);
   if (!declares(connection, "prompts")) throw new HttpError("not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
-  const base = { actor: who.actor, action: "prompt.get", target: `${server} ${name}`.slice(0, 2000), from: who.from };
+  const base = { actor: who.actor, action: "prompt.get" as const, target: `${server} ${name}`.slice(0, 2000), from: who.from };
   const ids = who.userId ? { userId: who.userId } : {};
   const argNames = Object.keys(args).slice(0, 100);
   try {

@@ -26,7 +26,7 @@ export async function readServerResource(
   who: { actor: string; userId: string | null; from: string | null },
 ): Promise<{ contents: ResourceContents[] }> {
   const connection = deps.mcp.connection(server);
-  const base = { actor: who.actor, action: "resource.read", target: `${server} ${uri}`.slice(0, 2000), from: who.from };
+  const base = { actor: who.actor, action: "resource.read" as const, target: `${server} ${uri}`.slice(0, 2000), from: who.from };
   const ids = who.userId ? { userId: who.userId } : {};
   if (!connection && deps.mcp.holdsConnections === false) {
     throw new HttpError("unavailable", `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): read "${server}" resources through an instance that holds them.`);
