@@ -48,6 +48,12 @@ export default tseslint.config(
     },
     settings: { next: { rootDir: import.meta.dirname } },
   },
+  // Process-wide state has one home (lib/process/slots.ts), the only module that touches globalThis.
+  {
+    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.{ts,mjs}", "proxy.ts", "instrumentation.ts"],
+    ignores: ["lib/process/slots.ts", "**/*.test.ts"],
+    rules: { "no-restricted-globals": ["error", { name: "globalThis", message: "Keep process-wide state in a slot of lib/process/slots.ts (processSlot)." }] },
+  },
   // The rooms of the house (docs/ARCHITECTURE.md): lib/ is the core and imports only lib/;
   // components/ take props and import lib/ (never app/); only app/ wires them together; test
   // helpers live with the tests, never in lib/.

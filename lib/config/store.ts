@@ -2,6 +2,7 @@
 // RuntimeConfigSchema, errors located to file:line:column, the last good config kept on a bad edit,
 // and saved atomically. Everything here is synchronous so a request can call current() cheaply.
 // Server code: a client component that imports this (directly or not) fails the build.
+import { processSlot } from "../process/slots";
 import "server-only";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -335,12 +336,12 @@ export class ConfigStore {
   }
 }
 
-// Cached on globalThis so Next dev hot reloads reuse one store (and one watcher).
-const g = globalThis as typeof globalThis & { __toolStudioConfig?: ConfigStore };
+// One per process (lib/process/slots.ts): Next dev hot reloads reuse one store (and one watcher).
+const configSlot = processSlot<ConfigStore>("config");
 
 /** The process-wide config store (path from STUDIO_CONFIG, else `<cwd>/config/studio.jsonc`). */
 export function getConfigStore(): ConfigStore {
-  return (g.__toolStudioConfig ??= new ConfigStore());
+  return configSlot.use(() => new ConfigStore());
 }
 
 // ---- helpers ----

@@ -1,6 +1,7 @@
 // Prisma client factory: PostgreSQL when DATABASE_URL is set, otherwise an embedded PGlite
 // database on disk, so the studio runs with zero setup.
 // Server code: a client component that imports this (directly or not) fails the build.
+import { processSlot } from "../process/slots";
 import "server-only";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -90,12 +91,12 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
   };
 }
 
-// Cached on globalThis so Next dev hot reloads reuse one client (and one PGlite instance).
-const store = globalThis as typeof globalThis & { __toolStudioDb?: Promise<Db> };
+// One per process (lib/process/slots.ts): Next dev hot reloads reuse one client (and one PGlite instance).
+const dbSlot = processSlot<Promise<Db>>("db");
 
 /** The process-wide database, migrated before first use. */
 export function getDb(): Promise<Db> {
-  if (!store.__toolStudioDb) {
+  if (!dbSlot.get()) {
     // A build worker can be ended at any moment: a migration it had begun would stay recorded as
     // failed and stop the studio from starting on that database until someone repaired it.
     if (process.env.NEXT_PHASE === "phase-production-build") return Promise.reject(new Error("The database is not opened while the app is being built (next build)."));
@@ -111,16 +112,17 @@ export function getDb(): Promise<Db> {
     })();
     // A failed start is not cached: the next call retries.
     ready.catch(() => {
-      if (store.__toolStudioDb === ready) store.__toolStudioDb = undefined;
+      if (dbSlot.get() === ready) dbSlot.set(undefined);
     });
-    store.__toolStudioDb = ready;
+    dbSlot.set(ready);
+    return ready;
   }
-  return store.__toolStudioDb;
+  return dbSlot.get()!;
 }
 
 /** Closes the process-wide database if it was opened (tests, graceful shutdown). */
 export async function closeDb(): Promise<void> {
-  const pending = store.__toolStudioDb;
-  store.__toolStudioDb = undefined;
+  const pending = dbSlot.get();
+  dbSlot.set(undefined);
   if (pending) await (await pending.catch(() => undefined))?.close();
 }

@@ -1,3 +1,4 @@
+import { processSlot } from "../process/slots";
 import pg from "pg";
 import { dbTimeouts } from "./faults";
 
@@ -18,8 +19,7 @@ interface Health {
   pending?: Promise<boolean>;
 }
 // One per process whichever copy of lib/ asks (Next loads it for the proxy and for the app).
-const g = globalThis as typeof globalThis & { __toolStudioDbHealth?: Health };
-const h = (g.__toolStudioDbHealth ??= { at: 0, ok: true });
+const h = processSlot<Health>("dbHealth").use(() => ({ at: 0, ok: true }));
 
 export async function databaseReachable(url = process.env.DATABASE_URL): Promise<boolean> {
   if (!url) return true;

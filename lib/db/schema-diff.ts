@@ -1,5 +1,6 @@
 // Offline `prisma migrate diff --from-migrations --to-schema-datamodel --script`: Prisma's schema
 // engine compiled to wasm, with in-memory PGlite databases as the shadow database. Dev/test only.
+import { provideLibraryGlobal } from "../process/slots";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -25,8 +26,7 @@ function loadEngineModule(): Promise<Bg> {
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();
     // The wasm reports panics through this global before throwing.
-    const g = globalThis as { PRISMA_WASM_PANIC_REGISTRY?: unknown };
-    g.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (m: string) => console.error(`schema engine panic: ${m}`) };
+    provideLibraryGlobal("PRISMA_WASM_PANIC_REGISTRY", { set_message: (m: string) => console.error(`schema engine panic: ${m}`) });
     return bg;
   })();
   return engineModule;

@@ -1,11 +1,12 @@
+import { processSlot } from "../process/slots";
 import { ToolError } from "../tools/errors";
 
 /**
- * Runs in flight in this process, so a cancel request can reach them. On globalThis: Next loads
- * this module once for pages and once for route handlers, and both must see the same runs.
+ * Runs in flight in this process, so a cancel request can reach them. One per process
+ * (lib/process/slots.ts): Next loads this module once for pages and once for route handlers, and
+ * both must see the same runs.
  */
-const g = globalThis as typeof globalThis & { __toolStudioActiveRuns?: Map<string, AbortController> };
-const active = (g.__toolStudioActiveRuns ??= new Map<string, AbortController>());
+const active = processSlot<Map<string, AbortController>>("activeRuns").use(() => new Map());
 
 export function trackRun(id: string, controller: AbortController): () => void {
   active.set(id, controller);
@@ -25,8 +26,7 @@ export function cancelRun(id: string, reason = "Cancelled by the caller."): bool
  * Runs this process no longer executes but still has to store (an outcome waiting for the
  * database): their leases are renewed too, so nobody marks them interrupted meanwhile.
  */
-const g2 = globalThis as typeof globalThis & { __toolStudioStoringRuns?: Set<string> };
-const storing = (g2.__toolStudioStoringRuns ??= new Set<string>());
+const storing = processSlot<Set<string>>("storingRuns").use(() => new Set());
 
 export function holdRun(id: string): () => void {
   storing.add(id);

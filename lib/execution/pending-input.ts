@@ -1,6 +1,7 @@
 // Requests for input a server sends during a run (MCP elicitation and sampling): each belongs to
 // the run whose call it arrived for, waits here (in the process running the run) until the run's
 // caller answers it through POST /api/runs/{id}/input, and ends cleanly when nobody does.
+import { processSlot } from "../process/slots";
 import { randomUUID } from "node:crypto";
 import { ToolError } from "../tools/errors";
 import type { FieldError } from "../tools/errors";
@@ -84,9 +85,8 @@ interface Entry {
   settle(answer: InputAnswer | null, outcome: InputOutcome, relayed?: RelayedAnswer): void;
 }
 
-const g = globalThis as typeof globalThis & { __toolStudioPendingInputs?: Map<string, Map<string, Entry>> };
-/** runId -> inputId -> entry. On globalThis for the same reason as active-runs.ts. */
-const pending = (g.__toolStudioPendingInputs ??= new Map<string, Map<string, Entry>>());
+/** runId -> inputId -> entry. One per process for the same reason as active-runs.ts. */
+const pending = processSlot<Map<string, Map<string, Entry>>>("pendingInputs").use(() => new Map());
 
 export interface OpenInput {
   runId: string;

@@ -1,3 +1,4 @@
+import { processSlot } from "../process/slots";
 import { randomUUID } from "node:crypto";
 
 /**
@@ -33,8 +34,7 @@ export type FlowStep<T> = { done: T } | { failed: unknown } | { ask: Record<stri
 /** How long a finished flow waits for the retry that picks up its result. */
 export const FLOW_KEEP_MS = 60_000;
 
-const g = globalThis as typeof globalThis & { __toolStudioInputFlows?: Map<string, InputFlow<unknown, unknown>> };
-const flows = (g.__toolStudioInputFlows ??= new Map());
+const flows = processSlot<Map<string, InputFlow<unknown, unknown>>>("inputFlows").use(() => new Map());
 
 export class InputFlow<T, V> {
   readonly token = randomUUID();

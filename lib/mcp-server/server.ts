@@ -1,3 +1,4 @@
+import { processSlot } from "../process/slots";
 import {
   CLIENT_INFO_META_KEY,
   createMcpHandler,
@@ -134,12 +135,12 @@ interface Endpoint {
   watchers: ListWatcher<unknown>[];
 }
 
-// One endpoint per studio, built on first use with that call's deps, and kept on globalThis so
-// Next's dev reloads keep the 2025-era sessions.
-const g = globalThis as typeof globalThis & { __toolStudioMcp?: WeakMap<McpStudio, Promise<Endpoint>> };
+// One endpoint per studio, built on first use with that call's deps, and kept per process
+// (lib/process/slots.ts) so Next's dev reloads keep the 2025-era sessions.
+const endpointsSlot = processSlot<WeakMap<McpStudio, Promise<Endpoint>>>("mcpEndpoints");
 
 function endpointFor(studio: McpStudio, deps: McpServerDeps): Promise<Endpoint> {
-  const endpoints = (g.__toolStudioMcp ??= new WeakMap());
+  const endpoints = endpointsSlot.use(() => new WeakMap());
   let endpoint = endpoints.get(studio);
   if (!endpoint) {
     endpoint = createEndpoint(studio, deps);
@@ -213,9 +214,9 @@ function upstreamWatchers(studio: McpStudio, to: { active(): boolean; modern: Mc
 
 /** Closes the 2025-era sessions of a studio's endpoint (tests, shutdown). */
 export async function closeMcpEndpoint(studio: McpStudio): Promise<void> {
-  const pending = g.__toolStudioMcp?.get(studio);
+  const pending = endpointsSlot.get()?.get(studio);
   if (!pending) return;
-  g.__toolStudioMcp?.delete(studio);
+  endpointsSlot.get()?.delete(studio);
   const endpoint = await pending;
   for (const w of endpoint.watchers) w.close();
   await Promise.all([endpoint.sessions.closeAll(), endpoint.modern.close()]);

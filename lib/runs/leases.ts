@@ -1,3 +1,4 @@
+import { processSlot } from "../process/slots";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { RunStore } from "./store";
@@ -10,11 +11,11 @@ import type { RunStore } from "./store";
  * well within the lease (NTP does).
  */
 
-const g = globalThis as typeof globalThis & { __toolStudioInstance?: string };
+const instanceSlot = processSlot<string>("instanceId");
 
 /** This process's name as an owner of runs (host, pid and a random part: pids repeat). */
 export function instanceId(): string {
-  return (g.__toolStudioInstance ??= `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
+  return instanceSlot.use(() => `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
 }
 
 /** STUDIO_RUN_LEASE_MS: how long a run stays leased without a renewal (default 30 s, at least 1 s). */

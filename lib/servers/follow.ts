@@ -1,3 +1,4 @@
+import { processSlot } from "../process/slots";
 import { HttpError } from "../http/http";
 import type { McpConnection } from "../mcp/connection";
 import { isObject } from "../mcp/mapping";
@@ -144,11 +145,9 @@ export class ResourceFollows {
   }
 }
 
-const KEY = Symbol.for("tool-studio.resource-follows");
-type Holder = { [KEY]?: ResourceFollows };
+const followsSlot = processSlot<ResourceFollows>("resourceFollows");
 
-/** This process's follows (on globalThis: Next may load lib/ more than once). */
+/** This process's follows (one per process: Next may load lib/ more than once). */
 export function resourceFollows(): ResourceFollows {
-  const g = globalThis as Holder;
-  return (g[KEY] ??= new ResourceFollows());
+  return followsSlot.use(() => new ResourceFollows());
 }

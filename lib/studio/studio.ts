@@ -1,4 +1,5 @@
 // Server code: a client component that imports this (directly or not) fails the build.
+import { processSlot } from "../process/slots";
 import "server-only";
 import os from "node:os";
 import { AuditLog, runAuditHook } from "../audit";
@@ -38,8 +39,8 @@ import { resolveEnvRefs } from "../config/secrets";
 
 /**
  * The composition root: one registry, run store and domain service per process, wired to the
- * database and the runtime config. Kept on globalThis so Next's module reloading in dev does
- * not create a second one.
+ * database and the runtime config. One per process (lib/process/slots.ts), so that Next's module
+ * reloading in dev does not create a second one.
  */
 export interface Studio {
   registry: Registry;
@@ -80,13 +81,15 @@ export interface StudioOptions {
   role?: "web" | "worker";
 }
 
-const g = globalThis as typeof globalThis & { __toolStudio?: Promise<Studio> };
+const studioSlot = processSlot<Promise<Studio>>("studio");
 
 export function getStudio(opts: StudioOptions = {}): Promise<Studio> {
-  return (g.__toolStudio ??= boot(opts).catch((err) => {
-    g.__toolStudio = undefined; // let the next request retry (e.g. the database came up)
-    throw err;
-  }));
+  return studioSlot.use(() =>
+    boot(opts).catch((err) => {
+      studioSlot.set(undefined); // let the next request retry (e.g. the database came up)
+      throw err;
+    }),
+  );
 }
 
 /**
