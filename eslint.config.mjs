@@ -48,6 +48,11 @@ export default tseslint.config(
     },
     settings: { next: { rootDir: import.meta.dirname } },
   },
+  // The config file is reached through the studio (studio.config.store), never beside it.
+  {
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { paths: [{ name: "@/lib/config/store", importNames: ["getConfigStore"], message: "Use (await getStudio()).config.store." }] }] },
+  },
   // Process-wide state has one home (lib/process/slots.ts), the only module that touches globalThis.
   {
     files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.{ts,mjs}", "proxy.ts", "instrumentation.ts"],

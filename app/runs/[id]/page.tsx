@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { needsConfirmation, requiredRunRole } from "@/lib/auth/policy";
-import { getConfigStore } from "@/lib/config/store";
 import { getStudio } from "@/lib/studio/studio";
 import { JsonView } from "@/components/runs/JsonView";
 import { RunOutput } from "@/components/runs/RunOutput";
@@ -33,7 +32,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const tool = await studio.registry.get(run.tool);
   const registered = Boolean(tool);
   // Run again: the runner role, and whatever the tool's run policy asks (the server checks both).
-  const again = tool ? allowRun(principal.role, tool.spec.name, requiredRunRole(tool.spec, getConfigStore().current().config.runPolicy)) : null;
+  const again = tool ? allowRun(principal.role, tool.spec.name, requiredRunRole(tool.spec, studio.config.store.current().config.runPolicy)) : null;
 
   const facts: [string, React.ReactNode][] = [
     ["Tool", registered ? <Link className="font-mono text-primary hover:underline" href={`/tools/${encodeURIComponent(run.tool)}`}>{run.tool}</Link> : <span className="font-mono">{run.tool} (no longer registered)</span>],

@@ -4,7 +4,6 @@ import { offersSubscriptions } from "@/lib/servers/follow";
 import { getStudio } from "@/lib/studio/studio";
 import { ServerBrowser } from "@/components/servers/ServerBrowser";
 import { OAuthButtons } from "@/components/servers/OAuthButtons";
-import { getConfigStore } from "@/lib/config/store";
 import { serverSignedIn } from "@/lib/servers/oauth";
 import { serverStatesFor } from "@/lib/servers/view";
 import { Badge } from "@/components/ui/Badge";
@@ -39,7 +38,7 @@ export default async function ServerPage({ params, searchParams }: Props) {
   const has = (k: string) => typeof caps[k] === "object" && caps[k] !== null;
   const access = allowRole(principal.role, "runner", "read resources or get prompts");
   const admin = allowRole(principal.role, "admin", "sign the studio in to or out of servers");
-  const servers = () => getConfigStore().current().config.mcpServers;
+  const servers = () => studio.config.store.current().config.mcpServers;
   const signedIn = await serverSignedIn({ oauth: studio.oauth, servers }, name).catch(() => false);
   const authRequired = state.enabled !== false && !!state.authRequired;
   const { signin, signin_error: signinError } = await searchParams;

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { needsConfirmation, requiredRunRole } from "@/lib/auth/policy";
-import { getConfigStore } from "@/lib/config/store";
 import { displayName } from "@/lib/tools/spec";
 import { getStudio } from "@/lib/studio/studio";
 import { AnnotationBadges } from "@/components/tools/AnnotationBadges";
@@ -42,7 +41,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
     .sort((a, b) => a.name.localeCompare(b.name));
 
   // What this person may do here (the server checks the same): run under the tool's run policy, keep presets.
-  const run = allowRun(principal.role, spec.name, requiredRunRole(spec, getConfigStore().current().config.runPolicy));
+  const run = allowRun(principal.role, spec.name, requiredRunRole(spec, studio.config.store.current().config.runPolicy));
   const presets = allowRole(principal.role, "runner", "save presets");
 
   return (

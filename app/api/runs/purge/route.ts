@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getConfigStore } from "@/lib/config/store";
 import { readJson, requestOrigin } from "@/lib/http/http";
 import { guarded } from "@/lib/studio/guarded";
 import { getStudio } from "@/lib/studio/studio";
@@ -12,7 +11,7 @@ const Body = z.strictObject({ dryRun: z.boolean().optional() });
 export const POST = guarded("/api/runs/purge", "POST", async (req, { principal }) => {
   const { dryRun } = await readJson(req, Body);
   const studio = await getStudio();
-  const retention = getConfigStore().current().config.retention;
+  const retention = studio.config.store.current().config.retention;
   const report = await studio.runs.purge(retention, { dryRun });
   await studio.audit.append({
     actor: principal.actor,

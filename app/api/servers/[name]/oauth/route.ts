@@ -1,4 +1,3 @@
-import { getConfigStore } from "@/lib/config/store";
 import { requestOrigin } from "@/lib/http/http";
 import { beginServerSignIn, serverSignOut, type ServerOAuthDeps } from "@/lib/servers/oauth";
 import { guarded } from "@/lib/studio/guarded";
@@ -8,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 async function deps(): Promise<ServerOAuthDeps> {
   const studio = await getStudio();
-  return { oauth: studio.oauth, mcp: studio.mcp, audit: studio.audit, servers: () => getConfigStore().current().config.mcpServers };
+  return { oauth: studio.oauth, mcp: studio.mcp, audit: studio.audit, servers: () => studio.config.store.current().config.mcpServers };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { getConfigStore } from "@/lib/config/store";
 import { requestOrigin } from "@/lib/http/http";
 import { OAuthFlowError } from "@/lib/mcp/oauth";
 import { completeServerSignIn } from "@/lib/servers/oauth";
@@ -18,7 +17,7 @@ export const GET = guarded<{ name: string }>("/api/servers/[name]/oauth/callback
   const page = `/servers/${encodeURIComponent(params.name)}`;
   try {
     await completeServerSignIn(
-      { oauth: studio.oauth, mcp: studio.mcp, audit: studio.audit, servers: () => getConfigStore().current().config.mcpServers },
+      { oauth: studio.oauth, mcp: studio.mcp, audit: studio.audit, servers: () => studio.config.store.current().config.mcpServers },
       params.name,
       { state: q.get("state"), code: q.get("code"), iss: q.get("iss"), error: q.get("error") },
       { actor: principal.actor, userId: principal.userId, from: requestOrigin(req) },
