@@ -7,7 +7,19 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "e2e/.artifacts/**", "public/**", "data/**", "next-env.d.ts", "bench/results/**", "bench/floor/next/**"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "lib/db/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      "e2e/.artifacts/**",
+      "public/**",
+      "data/**",
+      "next-env.d.ts",
+      "bench/results/**",
+      "bench/floor/next/**",
+    ],
   },
   { linterOptions: { reportUnusedDisableDirectives: "error" } },
   js.configs.recommended,
@@ -22,10 +34,14 @@ export default tseslint.config(
       // A double cast silences the type checker: allowed only with an eslint-disable comment saying why.
       "no-restricted-syntax": [
         "error",
-        { selector: "TSAsExpression > TSAsExpression[typeAnnotation.type='TSUnknownKeyword']", message: "`as unknown as` hides a type error: narrow the value, or disable this rule for the line with `-- why`." },
+        {
+          selector: "TSAsExpression > TSAsExpression[typeAnnotation.type='TSUnknownKeyword']",
+          message: "`as unknown as` hides a type error: narrow the value, or disable this rule for the line with `-- why`.",
+        },
         {
           // The studio's own errors may come from the other copy of lib/ that Next loads (lib/errors/errors.ts).
-          selector: "BinaryExpression[operator='instanceof'][right.name=/Error$/]:not([right.name=/^(Error|TypeError|RangeError|SyntaxError|ProtocolError|SdkError|SdkHttpError|APIError|RunRequestError|ApiError)$/])",
+          selector:
+            "BinaryExpression[operator='instanceof'][right.name=/Error$/]:not([right.name=/^(Error|TypeError|RangeError|SyntaxError|ProtocolError|SdkError|SdkHttpError|APIError|RunRequestError|ApiError)$/])",
           message: "Tell a StudioError by `X.isInstance(err)`: instanceof fails across the two copies of lib/ that Next loads.",
         },
       ],
@@ -35,7 +51,9 @@ export default tseslint.config(
   },
   {
     files: ["**/*.{js,mjs,cjs}"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", Buffer: "readonly" } },
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", Buffer: "readonly" },
+    },
   },
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
@@ -51,7 +69,12 @@ export default tseslint.config(
   // The config file is reached through the studio (studio.config.store), never beside it.
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { paths: [{ name: "@/lib/config/store", importNames: ["getConfigStore"], message: "Use (await getStudio()).config.store." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "@/lib/config/store", importNames: ["getConfigStore"], message: "Use (await getStudio()).config.store." }] },
+      ],
+    },
   },
   // Process-wide state has one home (lib/process/slots.ts), the only module that touches globalThis.
   {

@@ -20,7 +20,13 @@ export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const api = pathname.startsWith("/api/");
   const refused = checkRequest(
-    { method: request.method, pathname, host: request.headers.get("host"), origin: request.headers.get("origin"), secFetchSite: request.headers.get("sec-fetch-site") },
+    {
+      method: request.method,
+      pathname,
+      host: request.headers.get("host"),
+      origin: request.headers.get("origin"),
+      secFetchSite: request.headers.get("sec-fetch-site"),
+    },
     guard,
   );
   if (refused) return refuse(403, "forbidden", refused, api);

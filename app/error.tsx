@@ -51,8 +51,8 @@ export default function ErrorPage({ error, reset, retry }: { error: Error & { di
       <div role="alert" className="mx-auto max-w-lg py-16 text-center" data-testid={cause === "database" ? "database-unreachable" : "studio-offline"}>
         <h1 className="text-lg font-semibold">{cause === "database" ? "The database is unreachable" : "The studio is not answering"}</h1>
         <p className="mt-1 text-muted-foreground">
-          {cause === "database" ? "The studio cannot reach its database right now." : "The studio server cannot be reached from this browser."} Nothing already stored is lost; this
-          page reloads by itself when it is back.
+          {cause === "database" ? "The studio cannot reach its database right now." : "The studio server cannot be reached from this browser."} Nothing already
+          stored is lost; this page reloads by itself when it is back.
         </p>
         <button type="button" onClick={again} className="mt-4 text-primary underline">
           Try again now
@@ -64,7 +64,9 @@ export default function ErrorPage({ error, reset, retry }: { error: Error & { di
     <div role="alert" className="mx-auto max-w-lg py-16 text-center">
       <h1 className="text-lg font-semibold">Something went wrong</h1>
       <p className="mt-1 text-muted-foreground">
-        {cause === "checking" ? "The studio could not load this page." : `The studio could not load this page${error.digest ? ` (error ${error.digest}; see the server log)` : ""}.`}
+        {cause === "checking"
+          ? "The studio could not load this page."
+          : `The studio could not load this page${error.digest ? ` (error ${error.digest}; see the server log)` : ""}.`}
       </p>
       <button type="button" onClick={again} className="mt-4 text-primary underline">
         Try again

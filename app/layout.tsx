@@ -27,7 +27,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       </head>
       <body className="min-h-screen font-sans text-sm">
         <AppHeader user={user} />
-        <main id="main" tabIndex={-1} className="mx-auto max-w-[1400px] px-4 py-5 outline-none sm:px-6">{children}</main>
+        <main id="main" tabIndex={-1} className="mx-auto max-w-[1400px] px-4 py-5 outline-none sm:px-6">
+          {children}
+        </main>
         <RouteFocus />
         <ThemeSync />
       </body>

@@ -71,11 +71,16 @@ async function point(writers: number): Promise<{ writers: number; entries: numbe
   }
 }
 
-console.log(`audit chain under several writers: ${callers} callers per process, ${seconds} s per point (${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)})`);
+console.log(
+  `audit chain under several writers: ${callers} callers per process, ${seconds} s per point (${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)})`,
+);
 const rows = [];
 for (const w of [1, 2, 4]) rows.push(await point(w));
 console.log("writers  entries  entries/s  chain verified  verify ms");
-for (const r of rows) console.log(`${String(r.writers).padStart(7)}  ${String(r.entries).padStart(7)}  ${r.perSec.toFixed(0).padStart(9)}  ${String(r.verified).padStart(14)}  ${r.verifyMs.toFixed(0).padStart(9)}`);
+for (const r of rows)
+  console.log(
+    `${String(r.writers).padStart(7)}  ${String(r.entries).padStart(7)}  ${r.perSec.toFixed(0).padStart(9)}  ${String(r.verified).padStart(14)}  ${r.verifyMs.toFixed(0).padStart(9)}`,
+  );
 const bad = rows.filter((r) => !r.verified);
 if (bad.length) {
   console.error("the chain did not verify");

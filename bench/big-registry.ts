@@ -166,7 +166,17 @@ async function main(): Promise<number> {
     const req = modernRequest(mcpUrl, "tools/list", cursor ? { cursor } : {}, auth);
     const res = await fetch(req);
     const text = await res.text();
-    const json = (res.headers.get("content-type")?.includes("text/event-stream") ? JSON.parse(text.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6)) : JSON.parse(text)) as {
+    const json = (
+      res.headers.get("content-type")?.includes("text/event-stream")
+        ? JSON.parse(
+            text
+              .split("\n")
+              .filter((l) => l.startsWith("data: "))
+              .pop()!
+              .slice(6),
+          )
+        : JSON.parse(text)
+    ) as {
       result?: { tools: unknown[]; nextCursor?: string };
       error?: { message: string };
     };
@@ -237,25 +247,78 @@ async function main(): Promise<number> {
 
   // ---- report
   const checks = [
-    { what: `GET /api/tools p95 (${total} tools, ${(bytes / 1024).toFixed(0)} KiB)`, value: apiTools.p95, target: `≤ ${TARGET.apiToolsP95Ms} ms`, pass: apiTools.p95 <= TARGET.apiToolsP95Ms },
-    { what: "/api/mcp tools/list pages", value: pages.length, target: `> 1 page, all ${total} tools`, pass: pages.length > 1 && mcpTotal >= total && sdkListed >= total },
-    { what: "tool cards in the DOM (5,000 tools)", value: cardsInDom, target: `≤ ${TARGET.domCardsMax}`, pass: cardsInDom <= TARGET.domCardsMax && lastPageCards <= TARGET.domCardsMax },
-    { what: "slowest keystroke, input to paint", value: slowestKeystroke, target: `≤ ${TARGET.keystrokeMaxMs} ms`, pass: slowestKeystroke <= TARGET.keystrokeMaxMs && shownAfterSearch >= 1 },
+    {
+      what: `GET /api/tools p95 (${total} tools, ${(bytes / 1024).toFixed(0)} KiB)`,
+      value: apiTools.p95,
+      target: `≤ ${TARGET.apiToolsP95Ms} ms`,
+      pass: apiTools.p95 <= TARGET.apiToolsP95Ms,
+    },
+    {
+      what: "/api/mcp tools/list pages",
+      value: pages.length,
+      target: `> 1 page, all ${total} tools`,
+      pass: pages.length > 1 && mcpTotal >= total && sdkListed >= total,
+    },
+    {
+      what: "tool cards in the DOM (5,000 tools)",
+      value: cardsInDom,
+      target: `≤ ${TARGET.domCardsMax}`,
+      pass: cardsInDom <= TARGET.domCardsMax && lastPageCards <= TARGET.domCardsMax,
+    },
+    {
+      what: "slowest keystroke, input to paint",
+      value: slowestKeystroke,
+      target: `≤ ${TARGET.keystrokeMaxMs} ms`,
+      pass: slowestKeystroke <= TARGET.keystrokeMaxMs && shownAfterSearch >= 1,
+    },
   ];
   const f = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
   console.log(`\nA registry of ${total} tools (an MCP server offering ${cfg.tools} + its add, and the built-in tools)\n`);
-  console.log(`GET /api/tools: p50 ${f(apiTools.p50)} ms, p95 ${f(apiTools.p95)} ms, max ${f(apiTools.max)} ms; floors in the same run: JSON.stringify of the same list in-process p50 ${f(stringify.p50)} ms (${f(apiTools.p50 / stringify.p50)}x), GET /api/health p50 ${f(healthRoute.p50)} ms (${f(apiTools.p50 / healthRoute.p50)}x)`);
-  console.log(`GET /api/tools through fetch (its inflate and UTF-8 decode inside the clock; no target): p50 ${f(apiToolsFetch.p50)} ms, p95 ${f(apiToolsFetch.p95)} ms`);
-  console.log(`GET /api/tools?view=full (every schema, ${(fullBytes / 1024).toFixed(0)} KiB; no target): p50 ${f(apiToolsFull.p50)} ms, p95 ${f(apiToolsFull.p95)} ms`);
-  console.log(`GET /api/tools revalidated (If-None-Match, 304): p50 ${f(apiToolsRevalidate.p50)} ms, p95 ${f(apiToolsRevalidate.p95)} ms; a page of 100 (?limit=100): p50 ${f(apiToolsPage.p50)} ms, p95 ${f(apiToolsPage.p95)} ms`);
-  console.log(`/api/mcp tools/list: ${pages.length} pages of at most ${largestPage} tools, ${mcpTotal} in all; slowest page ${f(slowestPageMs)} ms; an SDK client following the cursors lists ${sdkListed}`);
-  console.log(`Tool list page: loaded in ${f(pageLoadMs)} ms; ${cardsInDom} cards in the DOM; typing "${target}": ${keyDurations.length} keystrokes over 16 ms, slowest ${f(slowestKeystroke)} ms; ${shownAfterSearch} card(s) shown after the search`);
+  console.log(
+    `GET /api/tools: p50 ${f(apiTools.p50)} ms, p95 ${f(apiTools.p95)} ms, max ${f(apiTools.max)} ms; floors in the same run: JSON.stringify of the same list in-process p50 ${f(stringify.p50)} ms (${f(apiTools.p50 / stringify.p50)}x), GET /api/health p50 ${f(healthRoute.p50)} ms (${f(apiTools.p50 / healthRoute.p50)}x)`,
+  );
+  console.log(
+    `GET /api/tools through fetch (its inflate and UTF-8 decode inside the clock; no target): p50 ${f(apiToolsFetch.p50)} ms, p95 ${f(apiToolsFetch.p95)} ms`,
+  );
+  console.log(
+    `GET /api/tools?view=full (every schema, ${(fullBytes / 1024).toFixed(0)} KiB; no target): p50 ${f(apiToolsFull.p50)} ms, p95 ${f(apiToolsFull.p95)} ms`,
+  );
+  console.log(
+    `GET /api/tools revalidated (If-None-Match, 304): p50 ${f(apiToolsRevalidate.p50)} ms, p95 ${f(apiToolsRevalidate.p95)} ms; a page of 100 (?limit=100): p50 ${f(apiToolsPage.p50)} ms, p95 ${f(apiToolsPage.p95)} ms`,
+  );
+  console.log(
+    `/api/mcp tools/list: ${pages.length} pages of at most ${largestPage} tools, ${mcpTotal} in all; slowest page ${f(slowestPageMs)} ms; an SDK client following the cursors lists ${sdkListed}`,
+  );
+  console.log(
+    `Tool list page: loaded in ${f(pageLoadMs)} ms; ${cardsInDom} cards in the DOM; typing "${target}": ${keyDurations.length} keystrokes over 16 ms, slowest ${f(slowestKeystroke)} ms; ${shownAfterSearch} card(s) shown after the search`,
+  );
   console.log("");
   for (const c of checks) console.log(`${c.pass ? "pass" : "FAIL"}  ${c.what}: ${f(c.value)} (target ${c.target})`);
   mkdirSync(path.join(root, "bench", "results"), { recursive: true });
   writeFileSync(
     path.join(root, "bench", "results", "big-registry.json"),
-    JSON.stringify({ at: new Date().toISOString(), tools: total, apiTools, apiToolsFetch, apiToolsFull, fullBytes, apiToolsRevalidate, apiToolsPage, stringify, healthRoute, bytes, pages, pageLoadMs, cardsInDom, keyDurations, checks }, null, 2),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        tools: total,
+        apiTools,
+        apiToolsFetch,
+        apiToolsFull,
+        fullBytes,
+        apiToolsRevalidate,
+        apiToolsPage,
+        stringify,
+        healthRoute,
+        bytes,
+        pages,
+        pageLoadMs,
+        cardsInDom,
+        keyDurations,
+        checks,
+      },
+      null,
+      2,
+    ),
   );
   return checks.every((c) => c.pass) ? 0 : 1;
 }
@@ -264,7 +327,9 @@ let code = 1;
 try {
   code = await main();
 } catch (e) {
-  console.error(`\nbig-registry error: ${(e as Error)?.stack ?? String(e)} ${String((e as Error)?.cause ?? "")}\nStudio log (last lines):\n${studioLog().split("\n").slice(-25).join("\n")}`);
+  console.error(
+    `\nbig-registry error: ${(e as Error)?.stack ?? String(e)} ${String((e as Error)?.cause ?? "")}\nStudio log (last lines):\n${studioLog().split("\n").slice(-25).join("\n")}`,
+  );
 } finally {
   await cleanup();
 }

@@ -35,31 +35,55 @@ const setTriggers = async (on: boolean) => {
  */
 async function captureCost() {
   type Op = "start" | "finish" | "record";
-  const times = { with: { start: [], finish: [], record: [] }, without: { start: [], finish: [], record: [] } } as Record<"with" | "without", Record<Op, number[]>>;
+  const times = { with: { start: [], finish: [], record: [] }, without: { start: [], finish: [], record: [] } } as Record<
+    "with" | "without",
+    Record<Op, number[]>
+  >;
   const block = Math.min(50, CAPTURE); // both sides get runs even when CAPTURE is small
   for (let i = 0; i < 2 * CAPTURE; i++) {
     const side = Math.floor(i / block) % 2 ? "without" : "with";
     if (i % block === 0) await setTriggers(side === "with");
     const id = randomUUID();
     const startedAt = new Date();
-    const base = { id, toolName: "capture_tool", toolSource: "builtin", toolSpecHash: "h", arguments: { query: `capture ${i}`, limit: i % 100, tags: ["bench"] }, startedAt, actor: "bench", origin: "api" as const };
+    const base = {
+      id,
+      toolName: "capture_tool",
+      toolSource: "builtin",
+      toolSpecHash: "h",
+      arguments: { query: `capture ${i}`, limit: i % 100, tags: ["bench"] },
+      startedAt,
+      actor: "bench",
+      origin: "api" as const,
+    };
     let t = performance.now();
     await runs.start(base);
     times[side].start.push(performance.now() - t);
     t = performance.now();
-    await runs.finish(id, startedAt, { status: "success", finishedAt: new Date(startedAt.getTime() + 5 + (i % 300)), content: [{ type: "text", text: `captured output ${i} `.repeat(8) }], structuredContent: { i, ok: true } });
+    await runs.finish(id, startedAt, {
+      status: "success",
+      finishedAt: new Date(startedAt.getTime() + 5 + (i % 300)),
+      content: [{ type: "text", text: `captured output ${i} `.repeat(8) }],
+      structuredContent: { i, ok: true },
+    });
     times[side].finish.push(performance.now() - t);
     t = performance.now();
-    await runs.record({ ...base, id: randomUUID() }, { status: "rejected", finishedAt: startedAt, error: { kind: "invalid_args", message: `bad argument ${i}` } });
+    await runs.record(
+      { ...base, id: randomUUID() },
+      { status: "rejected", finishedAt: startedAt, error: { kind: "invalid_args", message: `bad argument ${i}` } },
+    );
     times[side].record.push(performance.now() - t);
   }
   await setTriggers(true);
   const summary = (v: number[]) => (v.sort((a, b) => a - b), { p50: pct(v, 0.5), p95: pct(v, 0.95), mean: v.reduce((a, b) => a + b, 0) / v.length });
-  console.log(`\n${"capture write (ms)".padEnd(20)} ${"without p50".padStart(12)} ${"p95".padStart(7)} ${"mean".padStart(7)} ${"with p50".padStart(10)} ${"p95".padStart(7)} ${"mean".padStart(7)} ${"mean +ms".padStart(9)}`);
+  console.log(
+    `\n${"capture write (ms)".padEnd(20)} ${"without p50".padStart(12)} ${"p95".padStart(7)} ${"mean".padStart(7)} ${"with p50".padStart(10)} ${"p95".padStart(7)} ${"mean".padStart(7)} ${"mean +ms".padStart(9)}`,
+  );
   for (const op of ["start", "finish", "record"] as const) {
     const a = summary(times.without[op]);
     const b = summary(times.with[op]);
-    console.log(`${op.padEnd(20)} ${a.p50.toFixed(2).padStart(12)} ${a.p95.toFixed(2).padStart(7)} ${a.mean.toFixed(2).padStart(7)} ${b.p50.toFixed(2).padStart(10)} ${b.p95.toFixed(2).padStart(7)} ${b.mean.toFixed(2).padStart(7)} ${(b.mean - a.mean).toFixed(2).padStart(9)}`);
+    console.log(
+      `${op.padEnd(20)} ${a.p50.toFixed(2).padStart(12)} ${a.p95.toFixed(2).padStart(7)} ${a.mean.toFixed(2).padStart(7)} ${b.p50.toFixed(2).padStart(10)} ${b.p95.toFixed(2).padStart(7)} ${b.mean.toFixed(2).padStart(7)} ${(b.mean - a.mean).toFixed(2).padStart(9)}`,
+    );
   }
   // Leave the query benchmark the seeded runs only, and rollups that match them.
   await db.prisma.$executeRawUnsafe(`DELETE FROM runs WHERE tool_name = 'capture_tool'`);
@@ -76,7 +100,9 @@ try {
   console.log(`capture: ${CAPTURE} runs x (start, finish, record) with and ${CAPTURE} without the search text/rollup triggers…`);
   await captureCost();
 
-  const [mid] = await db.prisma.$queryRawUnsafe<{ started_at: Date; id: string }[]>(`SELECT started_at, id FROM runs ORDER BY started_at DESC, id DESC OFFSET ${Math.floor(N / 2)} LIMIT 1`);
+  const [mid] = await db.prisma.$queryRawUnsafe<{ started_at: Date; id: string }[]>(
+    `SELECT started_at, id FROM runs ORDER BY started_at DESC, id DESC OFFSET ${Math.floor(N / 2)} LIMIT 1`,
+  );
   const cursor = Buffer.from(`${mid!.started_at.toISOString()}|${mid!.id}`).toString("base64url");
   const oct = new Date(Date.parse("2026-10-01T00:00:00Z"));
   const nov = new Date(Date.parse("2026-11-01T00:00:00Z"));
@@ -128,9 +154,16 @@ try {
     const ok = r.target === "2x" ? r.p50 <= 2 * base : r.target === "50ms" ? r.p95 <= 50 : true;
     if (!ok) failed++;
     const target = r.target === "2x" ? "<= 2x baseline (p50)" : r.target === "50ms" ? "<= 50 ms p95" : "";
-    console.log(`${r.op.padEnd(42)} ${r.p50.toFixed(2).padStart(9)} ${r.p95.toFixed(2).padStart(9)} ${(r.p50 / base).toFixed(1).padStart(11)}  ${target}${r.target ? (ok ? "  pass" : "  FAIL") : ""}`);
+    console.log(
+      `${r.op.padEnd(42)} ${r.p50.toFixed(2).padStart(9)} ${r.p95.toFixed(2).padStart(9)} ${(r.p50 / base).toFixed(1).padStart(11)}  ${target}${r.target ? (ok ? "  pass" : "  FAIL") : ""}`,
+    );
   }
-  console.log(`\n${failed ? `${failed} over target` : "all within target"} (load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+  console.log(
+    `\n${failed ? `${failed} over target` : "all within target"} (load average ${(await import("node:os"))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")})`,
+  );
 } finally {
   await db.drop();
 }

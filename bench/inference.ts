@@ -30,7 +30,6 @@ import { rng } from "../tests/helpers/inference-generate";
 import { validate } from "../lib/schema/validate";
 import { intEnv } from "./env";
 
-
 export interface InferenceBenchResult {
   samples: number;
   values: number;

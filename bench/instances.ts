@@ -121,7 +121,9 @@ async function main(): Promise<number> {
     const a = await startStudioProcess({ databaseUrl: db.url, adminToken });
     started.push(a);
     const token = await runnerToken(a.url, adminToken);
-    console.log(`Tool Studio web tier, 1 vs 2 instances: ${cfg.clients} clients, ${cfg.seconds} s per phase, one PostgreSQL (node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)})`);
+    console.log(
+      `Tool Studio web tier, 1 vs 2 instances: ${cfg.clients} clients, ${cfg.seconds} s per phase, one PostgreSQL (node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)})`,
+    );
     const one = await phase("1 web instance", [a], token, db);
     const b = await startStudioProcess({ databaseUrl: db.url, adminToken });
     started.push(b);
@@ -136,11 +138,17 @@ async function main(): Promise<number> {
     const f = (n: number, d = 1) => n.toFixed(d);
     console.log("\n| phase | runs/s | p50 ms | p95 ms | web CPU ms/run | PostgreSQL CPU ms/run | clients+proxy CPU ms/run | commits/run | WAL bytes/run |");
     console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for (const r of rows) console.log(`| ${r.label} | ${f(r.runsPerSec, 0)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.webCpuMsPerRun, 2)} | ${f(r.pgCpuMsPerRun, 2)} | ${f(r.loadCpuMsPerRun, 2)} | ${f(r.commitsPerRun, 2)} | ${f(r.walBytesPerRun, 0)} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.label} | ${f(r.runsPerSec, 0)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.webCpuMsPerRun, 2)} | ${f(r.pgCpuMsPerRun, 2)} | ${f(r.loadCpuMsPerRun, 2)} | ${f(r.commitsPerRun, 2)} | ${f(r.walBytesPerRun, 0)} |`,
+      );
     console.log(`\nstored per run: ${f(stored.runs, 0)} bytes in runs + ${f(stored.audit, 0)} bytes in audit_log (indexes included, ${stored.count} runs)`);
     console.log(`2 vs 1: ${f(two.runsPerSec / one.runsPerSec, 2)}x the runs/s; requests per backend ${JSON.stringify(two.perBackend)}`);
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
-    writeFileSync(path.join(root, "bench", "results", "instances-latest.json"), JSON.stringify({ at: new Date().toISOString(), cores: os.cpus().length, ...cfg, phases: rows, storedBytesPerRun: stored }, null, 2));
+    writeFileSync(
+      path.join(root, "bench", "results", "instances-latest.json"),
+      JSON.stringify({ at: new Date().toISOString(), cores: os.cpus().length, ...cfg, phases: rows, storedBytesPerRun: stored }, null, 2),
+    );
     const bad = rows.reduce((s, r) => s + r.bad, 0);
     if (bad) console.error(`PROBLEM: ${bad} calls not answered 200`);
     return bad ? 1 : 0;

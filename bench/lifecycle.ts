@@ -76,12 +76,16 @@ export function benchLifecycle(name: string, timeoutS: number): BenchLifecycle {
   for (const sig of ["SIGINT", "SIGTERM"] as const) {
     process.once(sig, () => {
       console.error(`\n${sig}: cleaning up…`);
-      cleanup().finally(() => process.exit(130)).catch(() => process.exit(130));
+      cleanup()
+        .finally(() => process.exit(130))
+        .catch(() => process.exit(130));
     });
   }
   const watchdog = setTimeout(() => {
     console.error(`\n${name} exceeded BENCH_TIMEOUT_S=${timeoutS}s: cleaning up and failing.`);
-    cleanup().finally(() => process.exit(2)).catch(() => process.exit(2));
+    cleanup()
+      .finally(() => process.exit(2))
+      .catch(() => process.exit(2));
   }, timeoutS * 1000);
   watchdog.unref();
   const database = async () => {

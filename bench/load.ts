@@ -45,7 +45,9 @@ async function main(): Promise<number> {
   try {
     studio = await startStudioProcess(db ? { databaseUrl: db.url } : {});
     const token = await runnerToken(studio.url, studio.adminToken);
-    console.log(`Tool Studio load bench: ${cfg.clients} clients for ${cfg.seconds} s on ${db ? "PostgreSQL" : "PGlite"} (node ${process.version}, ${os.cpus().length} cores)`);
+    console.log(
+      `Tool Studio load bench: ${cfg.clients} clients for ${cfg.seconds} s on ${db ? "PostgreSQL" : "PGlite"} (node ${process.version}, ${os.cpus().length} cores)`,
+    );
 
     const rss: { s: number; mib: number }[] = [];
     const t0 = Date.now();
@@ -79,14 +81,31 @@ async function main(): Promise<number> {
       latencyMs: { p50: percentile(ms, 0.5), p95: percentile(ms, 0.95), p99: percentile(ms, 0.99), max: ms.at(-1) ?? NaN },
       runsPerSec: acked / wallS,
       rssMiB: { start: rss[0]?.mib, max: Math.max(...rss.map((r) => r.mib)), end: rss.at(-1)?.mib, timeline: perTen },
-      runs: account ? { acknowledged: account.acknowledged, stored: account.stored, lost: account.lost.length, duplicated: account.duplicated.length, running: account.running } : null,
+      runs: account
+        ? {
+            acknowledged: account.acknowledged,
+            stored: account.stored,
+            lost: account.lost.length,
+            duplicated: account.duplicated.length,
+            running: account.running,
+          }
+        : null,
     };
     const f = (n: number) => n.toFixed(n < 10 ? 1 : 0);
-    console.log(`\ncalls ${calls.length} in ${wallS.toFixed(1)} s; statuses ${Object.entries(statuses).map(([s, n]) => `${s}×${n}`).join(" ")}`);
-    console.log(`latency p50 ${f(result.latencyMs.p50)} ms, p95 ${f(result.latencyMs.p95)} ms, p99 ${f(result.latencyMs.p99)} ms, max ${f(result.latencyMs.max)} ms`);
+    console.log(
+      `\ncalls ${calls.length} in ${wallS.toFixed(1)} s; statuses ${Object.entries(statuses)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(" ")}`,
+    );
+    console.log(
+      `latency p50 ${f(result.latencyMs.p50)} ms, p95 ${f(result.latencyMs.p95)} ms, p99 ${f(result.latencyMs.p99)} ms, max ${f(result.latencyMs.max)} ms`,
+    );
     console.log(`runs/s ${f(result.runsPerSec)} (acknowledged runs over the wall time)`);
     console.log(`server RSS MiB: ${perTen.map((r) => `${r.s}s ${r.mib}`).join(", ")} (max ${result.rssMiB.max})`);
-    if (result.runs) console.log(`runs: ${result.runs.acknowledged} acknowledged, ${result.runs.stored} stored, ${result.runs.lost} lost, ${result.runs.duplicated} duplicated, ${result.runs.running} still running`);
+    if (result.runs)
+      console.log(
+        `runs: ${result.runs.acknowledged} acknowledged, ${result.runs.stored} stored, ${result.runs.lost} lost, ${result.runs.duplicated} duplicated, ${result.runs.running} still running`,
+      );
     else console.log("runs: not matched on PGlite (the studio holds the only connection to its data dir)");
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     writeFileSync(path.join(root, "bench", "results", "load-latest.json"), JSON.stringify(result, null, 2));

@@ -19,7 +19,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const N = intEnv("MODEL_VIEW_TOOLS", 5000, 1, 100_000);
 const TARGET_WARM_MS = 200;
 
-const registry = (): ToolSpec[] => Array.from({ length: N }, (_, i) => ({ ...generatedTool(i), name: i % 10 === 0 ? `crm.${generatedTool(i).name}` : generatedTool(i).name, source: { kind: "mcp", id: "mcp:bench", server: "bench" } }) as ToolSpec);
+const registry = (): ToolSpec[] =>
+  Array.from(
+    { length: N },
+    (_, i) =>
+      ({
+        ...generatedTool(i),
+        name: i % 10 === 0 ? `crm.${generatedTool(i).name}` : generatedTool(i).name,
+        source: { kind: "mcp", id: "mcp:bench", server: "bench" },
+      }) as ToolSpec,
+  );
 
 function timed<T>(fn: () => T): { ms: number; value: T } {
   const t = performance.now();
@@ -61,9 +70,16 @@ for (const target of TARGETS) {
 const f = (ms: number) => ms.toFixed(1).padStart(8);
 console.log(`model view: ${N} tools, every definition and token count per target`);
 console.log(`${"target".padEnd(18)} strict   cold ms   warm ms  same-content ms    tokens  strict tools`);
-for (const r of rows) console.log(`${r.target.padEnd(18)} ${String(r.strict).padEnd(6)} ${f(r.coldMs)}  ${f(r.warmMs)}  ${f(r.sameContentMs).padStart(15)}  ${String(r.tokens).padStart(8)}  ${String(r.strictTools).padStart(12)}`);
+for (const r of rows)
+  console.log(
+    `${r.target.padEnd(18)} ${String(r.strict).padEnd(6)} ${f(r.coldMs)}  ${f(r.warmMs)}  ${f(r.sameContentMs).padStart(15)}  ${String(r.tokens).padStart(8)}  ${String(r.strictTools).padStart(12)}`,
+  );
 const missed = rows.filter((r) => r.warmMs > TARGET_WARM_MS);
-console.log(missed.length ? `MISSED: warm > ${TARGET_WARM_MS} ms for ${missed.map((r) => `${r.target}${r.strict ? " strict" : ""}`).join(", ")}` : `target met: warm ≤ ${TARGET_WARM_MS} ms for every target`);
+console.log(
+  missed.length
+    ? `MISSED: warm > ${TARGET_WARM_MS} ms for ${missed.map((r) => `${r.target}${r.strict ? " strict" : ""}`).join(", ")}`
+    : `target met: warm ≤ ${TARGET_WARM_MS} ms for every target`,
+);
 mkdirSync(path.join(root, "bench/results"), { recursive: true });
 writeFileSync(path.join(root, "bench/results/model-view.json"), JSON.stringify({ tools: N, targetWarmMs: TARGET_WARM_MS, rows }, null, 2));
 process.exit(missed.length ? 1 : 0);

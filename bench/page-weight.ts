@@ -56,7 +56,11 @@ const { tell: tellReaper, cleanups, cleanup, database } = benchLifecycle("page-w
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Loads `spec` in a new page and returns the scripts fetched before interaction (url -> body). */
-async function scriptsOf(context: BrowserContext, url: string, after?: (page: Page) => Promise<void>): Promise<{ status: number; scripts: Map<string, Buffer> }> {
+async function scriptsOf(
+  context: BrowserContext,
+  url: string,
+  after?: (page: Page) => Promise<void>,
+): Promise<{ status: number; scripts: Map<string, Buffer> }> {
   const page = await context.newPage();
   const scripts = new Map<string, Promise<Buffer | null>>();
   let lastScriptAt = Date.now();
@@ -151,13 +155,25 @@ async function main() {
 
   let browser: Browser | undefined = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
   });
   cleanups.push(async () => {
     await browser?.close();
     browser = undefined;
   });
-  const admin = await browser.newContext({ baseURL: studio.url, extraHTTPHeaders: { authorization: `Bearer ${studio.adminToken}` }, viewport: { width: 1440, height: 900 } });
+  const admin = await browser.newContext({
+    baseURL: studio.url,
+    extraHTTPHeaders: { authorization: `Bearer ${studio.adminToken}` },
+    viewport: { width: 1440, height: 900 },
+  });
   const anonymous = await browser.newContext({ baseURL: studio.url, viewport: { width: 1440, height: 900 } });
 
   const results: PageWeight[] = [];
@@ -173,11 +189,28 @@ async function main() {
       gzipBytes += gzipSync(body, { level: 6 }).length;
     }
     const judged = !spec.after;
-    results.push({ label: spec.label, path: spec.path, status, scripts: scripts.size, gzipBytes, rawBytes, judged, pass: !judged || gzipBytes <= cfg.limitKiB * 1024 });
+    results.push({
+      label: spec.label,
+      path: spec.path,
+      status,
+      scripts: scripts.size,
+      gzipBytes,
+      rawBytes,
+      judged,
+      pass: !judged || gzipBytes <= cfg.limitKiB * 1024,
+    });
   }
 
   const kib = (n: number) => (n / 1024).toFixed(1);
-  const rows = results.map((r) => [r.label, r.path.replace(/[0-9a-f-]{36}/g, "…"), String(r.status), String(r.scripts), kib(r.rawBytes), kib(r.gzipBytes), r.judged ? (r.pass ? "pass" : "FAIL") : "-"]);
+  const rows = results.map((r) => [
+    r.label,
+    r.path.replace(/[0-9a-f-]{36}/g, "…"),
+    String(r.status),
+    String(r.scripts),
+    kib(r.rawBytes),
+    kib(r.gzipBytes),
+    r.judged ? (r.pass ? "pass" : "FAIL") : "-",
+  ]);
   const head = ["page", "path", "HTTP", "scripts", "KiB raw", `KiB gzip (≤${cfg.limitKiB})`, ""];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
@@ -187,7 +220,10 @@ async function main() {
   for (const r of rows) console.log(line(r));
 
   mkdirSync(path.join(root, "bench", "results"), { recursive: true });
-  writeFileSync(path.join(root, "bench", "results", "page-weight.json"), JSON.stringify({ at: new Date().toISOString(), limitKiB: cfg.limitKiB, pages: results }, null, 2));
+  writeFileSync(
+    path.join(root, "bench", "results", "page-weight.json"),
+    JSON.stringify({ at: new Date().toISOString(), limitKiB: cfg.limitKiB, pages: results }, null, 2),
+  );
 
   const bad = results.filter((r) => !r.pass || r.status >= 500 || r.status === 0);
   await cleanup();

@@ -63,7 +63,6 @@ import { startReaper } from "./lifecycle";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsDir = path.join(root, "bench", "results");
 
-
 const cfg = {
   port: intEnv("BENCH_PORT", 3199, 1024, 65000),
   // Every path alike: warmed until its latency settles (see measure), at least this many calls.
@@ -208,7 +207,11 @@ async function problemOf(call: Call): Promise<string | null> {
  * path's own pass, their calls are made interleaved, in rotating order, so warm-up, drift and a
  * neighbour's load fall on each alike: p50 per path over `rounds` calls each, after `warmup` rounds.
  */
-async function interleaved(paths: { label: string; call: Call }[], rounds: number, warmup: number): Promise<{ p50Ms: number[]; callsMade: number[]; failures: string[] }> {
+async function interleaved(
+  paths: { label: string; call: Call }[],
+  rounds: number,
+  warmup: number,
+): Promise<{ p50Ms: number[]; callsMade: number[]; failures: string[] }> {
   const lat = paths.map(() => new Float64Array(rounds));
   const callsMade = paths.map(() => 0);
   const failures: string[] = [];
@@ -262,7 +265,12 @@ async function alternatingThroughput(
   return { runsPerSec: done.map((n, i) => (n / wall[i]!) * 1000), callsMade, failures };
 }
 
-async function measure(pathId: string, label: string, call: Call, opts: { warmup: number; warmupMax: number; n: number; concCalls: number; conc: number }): Promise<PathResult> {
+async function measure(
+  pathId: string,
+  label: string,
+  call: Call,
+  opts: { warmup: number; warmupMax: number; n: number; concCalls: number; conc: number },
+): Promise<PathResult> {
   let failures = 0;
   let callsMade = 0;
   const failureSamples: string[] = [];
@@ -497,7 +505,10 @@ async function startStudio(databaseUrl: string, configPath: string): Promise<Ser
   const stop = async () => {
     const pgid = child.pid;
     if (!pgid) return;
-    for (const [sig, waitMs] of [["SIGTERM", 8000], ["SIGKILL", 5000]] as const) {
+    for (const [sig, waitMs] of [
+      ["SIGTERM", 8000],
+      ["SIGKILL", 5000],
+    ] as const) {
       if (!groupAlive(pgid)) break;
       try {
         process.kill(-pgid, sig);
@@ -519,7 +530,8 @@ async function startStudio(databaseUrl: string, configPath: string): Promise<Ser
   const t0 = performance.now();
   for (let attempt = 0; ; attempt++) {
     if (exited) throw new Error(`the studio exited before it was ready (${JSON.stringify(exited)}). Log:\n${logLines.slice(-40).join("\n")}`);
-    if (performance.now() - t0 > readyWithin) throw new Error(`the studio was not ready within ${readyWithin / 1000} s. Log:\n${logLines.slice(-40).join("\n")}`);
+    if (performance.now() - t0 > readyWithin)
+      throw new Error(`the studio was not ready within ${readyWithin / 1000} s. Log:\n${logLines.slice(-40).join("\n")}`);
     checkDeadline("waiting for the studio");
     try {
       const res = await fetch(`${baseUrl}/api/tools`, { headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(5000) });
@@ -565,19 +577,26 @@ async function startFloor(name: string, args: string[], databaseUrl: string, ins
   const port = await findFreePort(cfg.port + 20);
   const baseUrl = `http://127.0.0.1:${port}`;
   const lines: string[] = [];
-  const child = spawn(process.execPath, args.map((a) => a.replace("$PORT", String(port))), {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const child = spawn(
+    process.execPath,
+    args.map((a) => a.replace("$PORT", String(port))),
+    {
+      cwd: root,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   const pgid = child.pid!;
   tellReaper({ pgid });
   child.stdout?.on("data", (c: Buffer) => lines.push(c.toString()));
   child.stderr?.on("data", (c: Buffer) => lines.push(c.toString()));
   const alive = () => groupAlive(pgid);
   const stop = async () => {
-    for (const [sig, waitMs] of [["SIGTERM", 5000], ["SIGKILL", 5000]] as const) {
+    for (const [sig, waitMs] of [
+      ["SIGTERM", 5000],
+      ["SIGKILL", 5000],
+    ] as const) {
       if (!alive()) break;
       try {
         process.kill(-pgid, sig);
@@ -595,7 +614,12 @@ async function startFloor(name: string, args: string[], databaseUrl: string, ins
     checkDeadline(`waiting for ${name}`);
     if (performance.now() - t0 > 60_000) throw new Error(`${name} was not ready within 60 s:\n${lines.join("").slice(-2000)}`);
     try {
-      const res = await fetch(baseUrl + insertPath, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ARGS), signal: AbortSignal.timeout(5000) });
+      const res = await fetch(baseUrl + insertPath, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(ARGS),
+        signal: AbortSignal.timeout(5000),
+      });
       if (res.status === 200) break;
     } catch {
       // not listening yet
@@ -612,7 +636,9 @@ async function floorDatabase(): Promise<TestDatabase> {
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
-    await c.query("CREATE TABLE floor_runs (id bigserial PRIMARY KEY, args jsonb NOT NULL, result jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
+    await c.query(
+      "CREATE TABLE floor_runs (id bigserial PRIMARY KEY, args jsonb NOT NULL, result jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())",
+    );
   } finally {
     await c.end();
   }
@@ -697,7 +723,8 @@ async function waitForMcpTools(server: Server): Promise<void> {
     const res = await fetch(`${server.baseUrl}/api/tools`, { headers: { authorization: `Bearer ${server.token}` } });
     const names = new Set(((await res.json()) as { tools: { name: string }[] }).tools.map((t) => t.name));
     if (names.has(MCP_TOOLS.stdio) && names.has(MCP_TOOLS.http)) return;
-    if (performance.now() > until) throw new Error(`the studio did not list ${MCP_TOOLS.stdio} and ${MCP_TOOLS.http} within 60 s. Log:\n${server.log().split("\n").slice(-30).join("\n")}`);
+    if (performance.now() > until)
+      throw new Error(`the studio did not list ${MCP_TOOLS.stdio} and ${MCP_TOOLS.http} within 60 s. Log:\n${server.log().split("\n").slice(-30).join("\n")}`);
     await sleep(200);
   }
 }
@@ -727,7 +754,9 @@ async function directClient(transport: "stdio" | "http", url: string): Promise<{
   // Negotiated as the studio's own connections are (lib/mcp/connection.ts), so both speak the same protocol era.
   const client = new Client({ name: "tool-studio-bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await client.connect(
-    transport === "http" ? new StreamableHTTPClientTransport(new URL(url)) : new StdioClientTransport({ command: process.execPath, args: [MCP_FIXTURE], stderr: "ignore" }),
+    transport === "http"
+      ? new StreamableHTTPClientTransport(new URL(url))
+      : new StdioClientTransport({ command: process.execPath, args: [MCP_FIXTURE], stderr: "ignore" }),
   );
   const close = () => client.close();
   cleanups.push({ name: `close the direct ${transport} client`, fn: close });
@@ -747,7 +776,9 @@ async function directClient(transport: "stdio" | "http", url: string): Promise<{
  */
 async function gatewayClient(server: Server, era: "2026-07-28" | "2025-11-25"): Promise<{ call: Call; close(): Promise<void> }> {
   const client = new Client({ name: `tool-studio-bench-${era}`, version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {});
-  await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", server.baseUrl), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("/api/mcp", server.baseUrl), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }),
+  );
   const close = () => client.close();
   cleanups.push({ name: `close the /api/mcp ${era} client`, fn: close });
   return {
@@ -781,11 +812,17 @@ async function gatewayRawPost(server: Server, era: "2026-07-28" | "2025-11-25"):
     const init = await fetch(url, {
       method: "POST",
       headers: base,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: era, capabilities: {}, clientInfo: { name: "tool-studio-bench-raw", version: "1.0.0" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: era, capabilities: {}, clientInfo: { name: "tool-studio-bench-raw", version: "1.0.0" } },
+      }),
     });
     const session = init.headers.get("mcp-session-id");
     const initText = await init.text();
-    if (init.status !== 200 || !session) throw new Error(`initialize on /api/mcp (${era}) answered ${init.status} without a session: ${initText.slice(0, 200)}`);
+    if (init.status !== 200 || !session)
+      throw new Error(`initialize on /api/mcp (${era}) answered ${init.status} without a session: ${initText.slice(0, 200)}`);
     headers = { ...base, "mcp-session-id": session, "mcp-protocol-version": era };
     const ack = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
     await ack.text();
@@ -840,7 +877,8 @@ async function rawMcpPost(url: string): Promise<{ call: Call; close(): void }> {
         res.once("error", reject);
         res.once("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");
-          if (res.statusCode !== 200 || !res.headers["content-type"]?.startsWith("application/json")) return resolve(`HTTP ${res.statusCode} ${res.headers["content-type"]}: ${text.slice(0, 200)}`);
+          if (res.statusCode !== 200 || !res.headers["content-type"]?.startsWith("application/json"))
+            return resolve(`HTTP ${res.statusCode} ${res.headers["content-type"]}: ${text.slice(0, 200)}`);
           const sum = (JSON.parse(text) as { result?: { structuredContent?: { sum?: unknown } } }).result?.structuredContent?.sum;
           resolve(sum === EXPECTED_SUM ? null : `structuredContent.sum was ${JSON.stringify(sum)}: ${text.slice(0, 200)}`);
         });
@@ -1009,7 +1047,14 @@ async function main(): Promise<number> {
     cfg.nHttp,
     Math.min(cfg.warmup, 100),
   );
-  const [builtinP50, mixedStdioP50, mixedHttpP50, mixedSdkStdioP50, mixedSdkHttpP50, mixedRawHttpP50] = mixed.p50Ms as [number, number, number, number, number, number];
+  const [builtinP50, mixedStdioP50, mixedHttpP50, mixedSdkStdioP50, mixedSdkHttpP50, mixedRawHttpP50] = mixed.p50Ms as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const directStdio = await measure("direct-mcp-stdio", "SDK client → MCP server (stdio)", directStdioClient.call, mcpOpts);
   await directStdioClient.close();
   const directHttp = await measure("direct-mcp-http", "SDK client → MCP server (HTTP)", directHttpClient.call, mcpOpts);
@@ -1038,18 +1083,33 @@ async function main(): Promise<number> {
   await legacyRaw.close();
   await modernGateway.close();
   await legacyGateway.close();
-  const [gatewayRestP50, gatewayRawModernP50, gatewayRawLegacyP50, gatewayModernP50, gatewayLegacyP50] = gateway.p50Ms as [number, number, number, number, number];
+  const [gatewayRestP50, gatewayRawModernP50, gatewayRawLegacyP50, gatewayModernP50, gatewayLegacyP50] = gateway.p50Ms as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   for (const f of gateway.failures.slice(0, 5)) problems.push(`/api/mcp pass: ${f}`);
   // Every response came back after its run was finished, so the count is final; stop the server first anyway.
   await server.stop();
   await fixture.stop();
   const httpCaptured = await countRuns(httpDb.url, "add");
-  const builtinCalls = http.callsMade + httpAgain.callsMade + mixed.callsMade[0]! + item1Seq.callsMade[1]! + item1Conc.callsMade[1]! + gateway.callsMade.reduce((a, b) => a + b, 0);
+  const builtinCalls =
+    http.callsMade +
+    httpAgain.callsMade +
+    mixed.callsMade[0]! +
+    item1Seq.callsMade[1]! +
+    item1Conc.callsMade[1]! +
+    gateway.callsMade.reduce((a, b) => a + b, 0);
   const mcpCaptured = { stdio: await countRuns(httpDb.url, MCP_TOOLS.stdio), http: await countRuns(httpDb.url, MCP_TOOLS.http) };
   for (const f of mixed.failures.slice(0, 5)) problems.push(`interleaved pass: ${f}`);
 
   // ---- checks
-  for (const [name, calls, rows] of [["node:http floor", floorHttp.callsMade, floorRows.http], ["bare Next floor", floorNextCalls, floorRows.next]] as const) {
+  for (const [name, calls, rows] of [
+    ["node:http floor", floorHttp.callsMade, floorRows.http],
+    ["bare Next floor", floorNextCalls, floorRows.next],
+  ] as const) {
     if (rows !== calls) problems.push(`${name}: ${calls} calls made but ${rows} rows inserted`);
   }
   for (const r of [direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp]) {
@@ -1117,11 +1177,16 @@ async function main(): Promise<number> {
   const out: string[] = [];
   out.push("");
   out.push(
-    table(
-      ["path", "N (c=1)", "p50", "p95", "runs/s c=1", `runs/s c=${C} (calls)`, `p50 c=${C}`, "failed/calls"],
-      rows,
-      [false, true, true, true, true, true, true, true],
-    ),
+    table(["path", "N (c=1)", "p50", "p95", "runs/s c=1", `runs/s c=${C} (calls)`, `p50 c=${C}`, "failed/calls"], rows, [
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]),
   );
   out.push("");
   const rrow = (name: string, r: ReturnType<typeof ratio>) => [name, fmtX(r.p50), fmtX(r.p95), fmtX(r.throughputC1), fmtX(r.throughputConc)];
@@ -1145,7 +1210,7 @@ async function main(): Promise<number> {
       `the studio reaches ${(targets.throughputShareOfBareRoute * 100).toFixed(0)}% of its runs/s at c=${C} ` +
       `(${fmtRate(item1Conc.runsPerSec[1]!)} vs ${fmtRate(item1Conc.runsPerSec[0]!)}; target ≥75%: ${targets.throughputShareOfBareRoute >= 0.75 ? "met" : "NOT met"}) ` +
       `and adds ${fmtTime(targets.p50OverBareRouteMs)} p50 at c=1 (${fmtTime(item1Seq.p50Ms[1]!)} vs ${fmtTime(item1Seq.p50Ms[0]!)}; target ≤1.5 ms: ${targets.p50OverBareRouteMs <= 1.5 ? "met" : "NOT met"}). ` +
-      `Their separate passes above, one after the other: ${(http.concurrent.runsPerSec / floorNext.concurrent.runsPerSec * 100).toFixed(0)}% and ` +
+      `Their separate passes above, one after the other: ${((http.concurrent.runsPerSec / floorNext.concurrent.runsPerSec) * 100).toFixed(0)}% and ` +
       `${fmtTime(http.sequential.p50Ms - floorNext.sequential.p50Ms)}.`,
   );
   for (const [name, proxied, mixedP50, sdk, sdkP50, over] of [
@@ -1173,7 +1238,9 @@ async function main(): Promise<number> {
       `Through an SDK client each, in the same rounds (the client's own cost included; not a target): ` +
       `2026-07-28 p50 ${fmtTime(gatewayModernP50)} (${fmtX(targets.gatewayModernVsRestP50)} REST), 2025-11-25 p50 ${fmtTime(gatewayLegacyP50)} (${fmtX(targets.gatewayLegacyVsRestP50)} REST).`,
   );
-  out.push(`HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`);
+  out.push(
+    `HTTP+capture p50 is ${fmtX(ratios.httpVsDirect.p50)} direct; execute+capture p50 is ${fmtX(ratios.executeVsDirect.p50)} direct; HTTP+capture p50 is ${fmtX(ratios.httpVsExecute.p50)} execute+capture.`,
+  );
   out.push(
     `p50 cost split: capture+validation ≈ ${fmtTime(execute.sequential.p50Ms - direct.sequential.p50Ms)}, ` +
       `HTTP+Next ≈ ${fmtTime(http.sequential.p50Ms - execute.sequential.p50Ms)} per call.`,
@@ -1203,8 +1270,23 @@ async function main(): Promise<number> {
     tool: "add",
     arguments: ARGS,
     results: { direct, execute, floorHttp, floorNext, http, proxiedStdio, proxiedHttp, httpAgain, directStdio, directHttp, rawHttp },
-    interleaved: { builtinP50Ms: builtinP50, proxiedStdioP50Ms: mixedStdioP50, proxiedHttpP50Ms: mixedHttpP50, directSdkStdioP50Ms: mixedSdkStdioP50, directSdkHttpP50Ms: mixedSdkHttpP50, rawPostHttpP50Ms: mixedRawHttpP50, rounds: cfg.nHttp },
-    gateway: { restP50Ms: gatewayRestP50, rawModernP50Ms: gatewayRawModernP50, rawLegacyP50Ms: gatewayRawLegacyP50, sdkModernP50Ms: gatewayModernP50, sdkLegacyP50Ms: gatewayLegacyP50, rounds: cfg.nHttp },
+    interleaved: {
+      builtinP50Ms: builtinP50,
+      proxiedStdioP50Ms: mixedStdioP50,
+      proxiedHttpP50Ms: mixedHttpP50,
+      directSdkStdioP50Ms: mixedSdkStdioP50,
+      directSdkHttpP50Ms: mixedSdkHttpP50,
+      rawPostHttpP50Ms: mixedRawHttpP50,
+      rounds: cfg.nHttp,
+    },
+    gateway: {
+      restP50Ms: gatewayRestP50,
+      rawModernP50Ms: gatewayRawModernP50,
+      rawLegacyP50Ms: gatewayRawLegacyP50,
+      sdkModernP50Ms: gatewayModernP50,
+      sdkLegacyP50Ms: gatewayLegacyP50,
+      rounds: cfg.nHttp,
+    },
     item1SideBySide: {
       c1: { floorNextP50Ms: item1Seq.p50Ms[0], studioP50Ms: item1Seq.p50Ms[1], rounds: cfg.nHttp },
       [`c${cfg.conc}`]: { floorNextRunsPerSec: item1Conc.runsPerSec[0], studioRunsPerSec: item1Conc.runsPerSec[1], calls: item1Conc.callsMade },

@@ -77,7 +77,8 @@ async function expectNoSidewaysScroll(page: Page, label: string) {
     const found: { el: Element; right: number; width: number; text: boolean }[] = [];
     for (const el of document.body.querySelectorAll("*")) {
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.right + window.scrollX > view + 1 && !inClippingBox(el)) found.push({ el, right: r.right + window.scrollX, width: r.width, text: false });
+      if (r.width > 0 && r.right + window.scrollX > view + 1 && !inClippingBox(el))
+        found.push({ el, right: r.right + window.scrollX, width: r.width, text: false });
     }
     const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = texts.nextNode(); node; node = texts.nextNode()) {
@@ -86,7 +87,8 @@ async function expectNoSidewaysScroll(page: Page, label: string) {
       const range = document.createRange();
       range.selectNodeContents(node);
       const r = range.getBoundingClientRect();
-      if (r.width > 0 && r.right + window.scrollX > view + 1 && getComputedStyle(box).overflowX === "visible" && !inClippingBox(box)) found.push({ el: box, right: r.right + window.scrollX, width: r.width, text: true });
+      if (r.width > 0 && r.right + window.scrollX > view + 1 && getComputedStyle(box).overflowX === "visible" && !inClippingBox(box))
+        found.push({ el: box, right: r.right + window.scrollX, width: r.width, text: true });
     }
     // The outermost of them say what to fix; widest first.
     const sticking = new Set(found.filter((f) => !f.text).map((f) => f.el));
@@ -108,7 +110,10 @@ async function expectNoSidewaysScroll(page: Page, label: string) {
     };
   });
   expect
-    .soft(widths.scroll, `${label}: the page is ${widths.scroll}px wide in a ${widths.view}px window; widest: ${widths.out.join("; ") || "(nothing in the page sticks out)"}`)
+    .soft(
+      widths.scroll,
+      `${label}: the page is ${widths.scroll}px wide in a ${widths.view}px window; widest: ${widths.out.join("; ") || "(nothing in the page sticks out)"}`,
+    )
     .toBeLessThanOrEqual(widths.view + 1);
 }
 
@@ -117,7 +122,9 @@ async function scan(page: Page, label: string) {
   const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
   const summary = results.violations.map((v) => `${v.id}(${v.impact}):${v.nodes.length}`).join(" ");
   console.log(`AXE ${label}: ${bad.reduce((n, v) => n + v.nodes.length, 0)} critical/serious nodes; ${summary || "none"}`);
-  const detail = bad.flatMap((v) => v.nodes.slice(0, 5).map((n) => `${v.id} [${v.impact}] ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1, 2).join(" ").trim()}`));
+  const detail = bad.flatMap((v) =>
+    v.nodes.slice(0, 5).map((n) => `${v.id} [${v.impact}] ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1, 2).join(" ").trim()}`),
+  );
   expect(detail, `${label}: critical and serious axe violations`).toEqual([]);
 }
 
@@ -276,20 +283,18 @@ const PAGES: PageCase[] = [
     },
   },
   // Pages that show their content as they load.
-  ...["servers", "outbox", "audit", "settings", "tokens", "users"].map(
-    (name): PageCase => ({
-      name,
-      async open(page) {
-        await page.goto(`/${name}`);
-        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-        // The config editor (Monaco, fetched when shown) is checked drawn, comments and all.
-        if (name === "settings") {
-          await showJsonEditor(page);
-          await expect(page.locator(".monaco-editor .view-line").first()).toBeVisible();
-        }
-      },
-    }),
-  ),
+  ...["servers", "outbox", "audit", "settings", "tokens", "users"].map((name): PageCase => ({
+    name,
+    async open(page) {
+      await page.goto(`/${name}`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      // The config editor (Monaco, fetched when shown) is checked drawn, comments and all.
+      if (name === "settings") {
+        await showJsonEditor(page);
+        await expect(page.locator(".monaco-editor .view-line").first()).toBeVisible();
+      }
+    },
+  })),
   {
     name: "not found",
     async open(page) {
@@ -357,7 +362,11 @@ for (const theme of ["light", "dark"] as const) {
           try {
             await expectNoSidewaysScroll(target, `${theme} ${vp.name} ${p.name}`);
             await scan(target, `${theme} ${vp.name} ${p.name}`);
-            const slug = p.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").toLowerCase().slice(0, 40);
+            const slug = p.name
+              .replace(/[^a-z0-9]+/gi, "-")
+              .replace(/^-|-$/g, "")
+              .toLowerCase()
+              .slice(0, 40);
             // The viewport only: a full-page shot of a tool page (Monaco, long schemas) takes long on a busy machine.
             await target.screenshot({ path: `e2e/.artifacts/screens/a11y-${theme}-${vp.name}-${slug}.png` });
           } finally {
@@ -421,7 +430,8 @@ test.describe("the navigation at 390x844", () => {
     // Tab walks the links in order; Enter follows one, and the menu closes on the new page.
     await page.keyboard.press("Tab");
     await expect(nav.getByRole("link", { name: "Tools" })).toBeFocused();
-    for (let i = 0; i < 8 && !(await nav.getByRole("link", { name: "Audit" }).evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    for (let i = 0; i < 8 && !(await nav.getByRole("link", { name: "Audit" }).evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press("Tab");
     await expect(nav.getByRole("link", { name: "Audit" })).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/audit$/);

@@ -6,7 +6,9 @@ import { gunzipSync } from "node:zlib";
 
 test("GET /api/tools and /api/tools/{name}", async ({ request }) => {
   const list = await (await request.get("/api/tools")).json();
-  expect(list.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(["add", "json_query", "chart_png", "fail", "slow_count", "create_event"]));
+  expect(list.tools.map((t: { name: string }) => t.name)).toEqual(
+    expect.arrayContaining(["add", "json_query", "chart_png", "fail", "slow_count", "create_event"]),
+  );
   const add = await request.get("/api/tools/add");
   expect(add.status()).toBe(200);
   const { tool } = await add.json();
@@ -16,13 +18,21 @@ test("GET /api/tools and /api/tools/{name}", async ({ request }) => {
   expect((await missing.json()).error.kind).toBe("not_found");
 });
 
-test("GET /api/tools: summaries by default, full specs with view=full, an entity tag per view, pages with limit and cursor, and no raw definitions", async ({ request }) => {
+test("GET /api/tools: summaries by default, full specs with view=full, an entity tag per view, pages with limit and cursor, and no raw definitions", async ({
+  request,
+}) => {
   const first = await request.get("/api/tools");
   const etag = first.headers()["etag"]!;
   expect(etag).toMatch(/^"[\w-]+"$/);
   const all: { name: string; raw?: unknown; inputSchema?: unknown }[] = (await first.json()).tools;
   expect(all.some((t) => "raw" in t || "inputSchema" in t)).toBe(false);
-  expect(all.find((t) => t.name === "add")).toMatchObject({ title: expect.any(String), description: expect.any(String), source: { id: "builtin" }, params: 2, outputSchema: true });
+  expect(all.find((t) => t.name === "add")).toMatchObject({
+    title: expect.any(String),
+    description: expect.any(String),
+    source: { id: "builtin" },
+    params: 2,
+    outputSchema: true,
+  });
   expect((await request.get("/api/tools", { headers: { "if-none-match": etag } })).status()).toBe(304);
 
   const full = await request.get("/api/tools?view=full");
@@ -48,7 +58,13 @@ test("GET /api/tools: summaries by default, full specs with view=full, an entity
   }
   expect(paged).toEqual(all.map((t) => t.name));
 
-  for (const [query, path] of [["limit=5&cursor=bogus", "/cursor"], ["limit=0", "/limit"], ["cursor=x", "/cursor"], ["page=2", ""], ["view=raw", "/view"]] as const) {
+  for (const [query, path] of [
+    ["limit=5&cursor=bogus", "/cursor"],
+    ["limit=0", "/limit"],
+    ["cursor=x", "/cursor"],
+    ["page=2", ""],
+    ["view=raw", "/view"],
+  ] as const) {
     const bad = await request.get(`/api/tools?${query}`);
     expect(bad.status(), query).toBe(400);
     const { error } = await bad.json();
@@ -57,7 +73,9 @@ test("GET /api/tools: summaries by default, full specs with view=full, an entity
   }
 });
 
-test('POST /api/tools/{name}/run with "mode": "async": 202 with the queued run, run in-process on the embedded database, cancel while queued', async ({ request }) => {
+test('POST /api/tools/{name}/run with "mode": "async": 202 with the queued run, run in-process on the embedded database, cancel while queued', async ({
+  request,
+}) => {
   const res = await request.post("/api/tools/add/run", { data: { arguments: { a: 20, b: 22 }, mode: "async", priority: 7 } });
   expect(res.status()).toBe(202);
   const { run } = await res.json();
@@ -71,7 +89,11 @@ test('POST /api/tools/{name}/run with "mode": "async": 202 with the queued run, 
   expect(now).toMatchObject({ id: run.id, status: "success", queuedAt: run.queuedAt, output: { structuredContent: { sum: 42 } } });
 
   // The in-process worker takes 4 at a time: of 6 slow runs, the last ones wait, and are cancelled where they wait.
-  const slow = await Promise.all(Array.from({ length: 6 }, () => request.post("/api/tools/slow_count/run", { data: { arguments: { steps: 50, delayMs: 100 }, mode: "async" } }).then((r) => r.json())));
+  const slow = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      request.post("/api/tools/slow_count/run", { data: { arguments: { steps: 50, delayMs: 100 }, mode: "async" } }).then((r) => r.json()),
+    ),
+  );
   const ids: string[] = slow.map((b) => b.run.id);
   // Last queued first: those still wait behind the four that run.
   for (const id of [...ids].reverse()) {
@@ -80,7 +102,10 @@ test('POST /api/tools/{name}/run with "mode": "async": 202 with the queued run, 
   }
   const ended = await Promise.all(ids.map(async (id) => (await (await request.get(`/api/runs/${id}`)).json()).run));
   for (const r of ended) expect(r.status).toBe("cancelled");
-  expect(ended.some((r) => r.error?.message === "Cancelled by the caller before it started."), "one was cancelled while it waited").toBe(true);
+  expect(
+    ended.some((r) => r.error?.message === "Cancelled by the caller before it started."),
+    "one was cancelled while it waited",
+  ).toBe(true);
 
   // The same checks as a synchronous run, answered at once.
   const invalid = await request.post("/api/tools/add/run", { data: { arguments: { a: "x" }, mode: "async" } });
@@ -106,7 +131,12 @@ test("POST /api/tools/{name}/run: success, tool error, invalid arguments, unknow
   expect(invalid.status()).toBe(400);
   const body = await invalid.json();
   expect(body.error.kind).toBe("invalid_args");
-  expect(body.error.details).toEqual(expect.arrayContaining([{ path: "/a", message: "must be integer" }, { path: "/b", message: "is required" }]));
+  expect(body.error.details).toEqual(
+    expect.arrayContaining([
+      { path: "/a", message: "must be integer" },
+      { path: "/b", message: "is required" },
+    ]),
+  );
   // still captured, as rejected
   const captured = await (await request.get(`/api/runs/${body.run.id}`)).json();
   expect(captured.run.status).toBe("rejected");
@@ -145,7 +175,10 @@ test("replayOf links a run to the one it replays", async ({ request }) => {
 
 // scripts/server.mjs hands these two routes to their handlers before Next's router: what Next
 // gave every response must still be there.
-test("the hot routes (POST /api/tools/{name}/run, GET /api/tools) served outside Next's router: the config's headers, the list gzipped, a streamed run cancelled when its caller goes away", async ({ request, baseURL }) => {
+test("the hot routes (POST /api/tools/{name}/run, GET /api/tools) served outside Next's router: the config's headers, the list gzipped, a streamed run cancelled when its caller goes away", async ({
+  request,
+  baseURL,
+}) => {
   const AUTH = { authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}` };
   for (const res of [await request.post("/api/tools/add/run", { data: { arguments: { a: 1, b: 2 } } }), await request.get("/api/tools")]) {
     expect(res.status()).toBe(200);
@@ -178,7 +211,5 @@ test("the hot routes (POST /api/tools/{name}/run, GET /api/tools) served outside
   const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split("\n")[0]!) as { type: string; runId: string };
   expect(first.type).toBe("started");
   aborted.abort();
-  await expect
-    .poll(async () => (await (await request.get(`/api/runs/${first.runId}`)).json()).run.status, { timeout: 15_000 })
-    .toBe("cancelled");
+  await expect.poll(async () => (await (await request.get(`/api/runs/${first.runId}`)).json()).run.status, { timeout: 15_000 }).toBe("cancelled");
 });

@@ -22,7 +22,11 @@ let added = 0;
 async function addUser(role: "viewer" | "runner" | "admin"): Promise<{ email: string; password: string }> {
   const email = `${role}-${suffix}-${++added}@example.com`;
   const password = `pw-${role}-${suffix}`;
-  const res = await fetch(`${BASE}/api/users`, { method: "POST", headers: { ...ADMIN, "content-type": "application/json", origin: BASE }, body: JSON.stringify({ email, password, role }) });
+  const res = await fetch(`${BASE}/api/users`, {
+    method: "POST",
+    headers: { ...ADMIN, "content-type": "application/json", origin: BASE },
+    body: JSON.stringify({ email, password, role }),
+  });
   expect(res.status).toBe(201);
   return { email, password };
 }
@@ -42,7 +46,13 @@ test("the first start prints a link; opening it makes you the first admin, signe
   const dir = mkdtempSync(path.join(os.tmpdir(), "studio-first-"));
   const port = String(Number(process.env.E2E_PORT ?? 3123) + 10);
   writeFileSync(path.join(dir, "studio.jsonc"), "{}\n");
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: port, STUDIO_DATA_DIR: path.join(dir, "pglite"), STUDIO_CONFIG: path.join(dir, "studio.jsonc"), DATABASE_URL: "" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: port,
+    STUDIO_DATA_DIR: path.join(dir, "pglite"),
+    STUDIO_CONFIG: path.join(dir, "studio.jsonc"),
+    DATABASE_URL: "",
+  };
   delete env.STUDIO_ADMIN_TOKEN;
   const child: ChildProcess = spawn(process.execPath, ["scripts/studio.mjs", "--no-build"], { env, stdio: ["ignore", "pipe", "pipe"] });
   try {
@@ -107,7 +117,16 @@ test("a viewer browses but cannot run: the Run button says why, and the API answ
   await expect(page.getByTestId("run-button")).toBeDisabled();
   await expect(page.getByTestId("run-disabled-reason")).toContainText("Your role (viewer) cannot run tools");
   await shot(page, "viewer-tool");
-  const status = await page.evaluate(async () => (await fetch("/api/tools/add/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ arguments: { a: 1, b: 2 } }) })).status);
+  const status = await page.evaluate(
+    async () =>
+      (
+        await fetch("/api/tools/add/run", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ arguments: { a: 1, b: 2 } }),
+        })
+      ).status,
+  );
   expect(status).toBe(403);
   await page.goto("/settings");
   await expect(page.getByTestId("config-save")).toBeDisabled();
@@ -119,7 +138,11 @@ test("why a tool crashed: the operator detail is shown to an admin (run page and
   const message = `crash-${suffix} at handler`;
   // The crash's own text as the detail holds it (the thrown Error, its stack): the arguments carry only the message.
   const secret = `Error: ${message}`;
-  const res = await fetch(`${BASE}/api/tools/fail/run`, { method: "POST", headers: { ...ADMIN, "content-type": "application/json" }, body: JSON.stringify({ arguments: { kind: "other", mode: "crash", message } }) });
+  const res = await fetch(`${BASE}/api/tools/fail/run`, {
+    method: "POST",
+    headers: { ...ADMIN, "content-type": "application/json" },
+    body: JSON.stringify({ arguments: { kind: "other", mode: "crash", message } }),
+  });
   const { run } = await res.json();
   expect(run).toMatchObject({ status: "error", error: { kind: "other", message: "The tool failed with an unexpected error." } });
   expect(JSON.stringify(run)).not.toContain(secret); // the caller's own answer never carries it
@@ -128,8 +151,15 @@ test("why a tool crashed: the operator detail is shown to an admin (run page and
   expect(asAdmin.error.detail).toContain(secret);
 
   const runner = await addUser("runner");
-  const signedIn = await fetch(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: BASE }, body: JSON.stringify(runner) });
-  const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+  const signedIn = await fetch(`${BASE}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: BASE },
+    body: JSON.stringify(runner),
+  });
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("better-auth.session_token="))!
+    .split(";")[0]!;
   const asRunner = await (await fetch(`${BASE}/api/runs/${run.id}`, { headers: { cookie } })).json();
   expect(asRunner.run.id).toBe(run.id);
   expect(JSON.stringify(asRunner)).not.toContain(secret);
@@ -168,7 +198,11 @@ test("a runner runs a tool; history and the audit log name them; their API token
   const token = await page.getByTestId("new-token-value").inputValue();
   expect(token).toMatch(/^tst_/);
   await shot(page, "tokens");
-  const viaToken = await fetch(`${BASE}/api/tools/add/run`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ arguments: { a: 1, b: 1 } }) });
+  const viaToken = await fetch(`${BASE}/api/tools/add/run`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ arguments: { a: 1, b: 1 } }),
+  });
   expect(viaToken.status).toBe(200);
   const tokenRun = (await viaToken.json()).run;
   expect(tokenRun).toMatchObject({ actor: runner.email, origin: "api", status: "success" });
@@ -207,7 +241,11 @@ test("an admin adds a server, and a destructive tool asks to be confirmed", asyn
   await page.getByTestId("confirm-run").click();
   await expect(page.getByTestId("run-output")).toHaveAttribute("data-status", "success");
   // Without "confirm": true the API refuses, naming why.
-  const bare = await fetch(`${BASE}/api/tools/clear_outbox/run`, { method: "POST", headers: { ...ADMIN, "content-type": "application/json" }, body: JSON.stringify({ arguments: {} }) });
+  const bare = await fetch(`${BASE}/api/tools/clear_outbox/run`, {
+    method: "POST",
+    headers: { ...ADMIN, "content-type": "application/json" },
+    body: JSON.stringify({ arguments: {} }),
+  });
   expect(bare.status).toBe(400);
   expect((await bare.json()).error.message).toMatch(/destructive.*"confirm": true/);
 });
@@ -232,7 +270,13 @@ test("secrets never leave the server: the config API, the Settings and Servers p
   const add = await fetch(`${BASE}/api/servers`, {
     method: "POST",
     headers: { ...ADMIN, "content-type": "application/json", origin: BASE },
-    body: JSON.stringify({ name: `secretive${suffix}`, transport: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: `Bearer ${secret}` }, enabled: false }),
+    body: JSON.stringify({
+      name: `secretive${suffix}`,
+      transport: "http",
+      url: "http://127.0.0.1:9/mcp",
+      headers: { Authorization: `Bearer ${secret}` },
+      enabled: false,
+    }),
   });
   expect(add.status).toBe(201);
   expect(readFileSync(configPath, "utf8")).toContain(secret); // it is kept, on the server

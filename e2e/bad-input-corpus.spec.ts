@@ -27,7 +27,8 @@ const headersFor = (auth: Record<string, string>, c: Case, i: number): Record<st
 const SERVER_ERROR_DIGEST = /digest\\?"\s*:\s*\\?"(\d+)\\?"/;
 
 /** What the server must never log, whatever it was sent: an exception a request caused. */
-const THROWN = /Maximum call stack size exceeded|invalid input syntax for type json|unsupported Unicode escape|index row (size|requires)|unexpected error|failed outside its handler|MCP tools\/call failed/;
+const THROWN =
+  /Maximum call stack size exceeded|invalid input syntax for type json|unsupported Unicode escape|index row (size|requires)|unexpected error|failed outside its handler|MCP tools\/call failed/;
 
 function problemOf(c: Case, a: Answer): string | null {
   if (a.error) return a.error;
@@ -49,7 +50,11 @@ for (const where of ["PGlite", "PostgreSQL"] as const) {
     test.setTimeout(600_000);
     const db = where === "PostgreSQL" ? await createDatabase() : null;
     const thrown: string[] = [];
-    const studio = await startStudioProcess({ databaseUrl: db?.url, env: { STUDIO_SIGNIN_RATE_LIMIT: "200/60", STUDIO_TRUSTED_PROXIES: "127.0.0.1,::1" }, onLine: (l) => void (THROWN.test(l) && thrown.push(l.slice(0, 300))) });
+    const studio = await startStudioProcess({
+      databaseUrl: db?.url,
+      env: { STUDIO_SIGNIN_RATE_LIMIT: "200/60", STUDIO_TRUSTED_PROXIES: "127.0.0.1,::1" },
+      onLine: (l) => void (THROWN.test(l) && thrown.push(l.slice(0, 300))),
+    });
     try {
       await corpus(new URL(studio.url), { authorization: `Bearer ${studio.adminToken}` }, where);
       expect(thrown, "lines the server logged for exceptions a request caused").toEqual([]);
@@ -65,7 +70,11 @@ async function corpus(BASE: URL, AUTH: Record<string, string>, where: string) {
   expect(cases.length).toBeGreaterThanOrEqual(1000);
   // every declared route and method is in the corpus
   for (const r of ROUTES) {
-    for (const m of Object.keys(r.methods)) expect(cases.some((c) => c.route === r && c.method === m), `${m} ${r.pattern} has no case`).toBe(true);
+    for (const m of Object.keys(r.methods))
+      expect(
+        cases.some((c) => c.route === r && c.method === m),
+        `${m} ${r.pattern} has no case`,
+      ).toBe(true);
   }
 
   const started = Date.now();
@@ -78,19 +87,29 @@ async function corpus(BASE: URL, AUTH: Record<string, string>, where: string) {
     const c = cases[i]!;
     statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
     const p = problemOf(c, a);
-    if (p) problems.push(`${c.method} ${shortPath(c.path)} [${c.label}; ${bodySummary(c)}] → ${a.status}: ${p}; answer (${a.contentType || "no content-type"}): ${JSON.stringify(a.body.slice(0, 240))}`);
+    if (p)
+      problems.push(
+        `${c.method} ${shortPath(c.path)} [${c.label}; ${bodySummary(c)}] → ${a.status}: ${p}; answer (${a.contentType || "no content-type"}): ${JSON.stringify(a.body.slice(0, 240))}`,
+      );
   });
   const api = cases.filter((c) => c.route.kind === "api").length;
   const slowest = answers.reduce((m, a, i) => (a.ms > answers[m]!.ms ? i : m), 0);
   console.log(
-    `bad-input corpus on ${where}: ${cases.length} cases (${api} API, ${cases.length - api} page) in ${seconds} s; statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ")}; ` +
+    `bad-input corpus on ${where}: ${cases.length} cases (${api} API, ${cases.length - api} page) in ${seconds} s; statuses ${[...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(" ")}; ` +
       `${problems.length} problems; slowest ${answers[slowest]!.ms} ms (${cases[slowest]!.method} ${shortPath(cases[slowest]!.path).slice(0, 60)} ${cases[slowest]!.label})`,
   );
   if (problems.length) console.log(problems.join("\n"));
 
   // the studio still answers, and nothing it wrote broke the audit chain
   const tools = await send(BASE, { method: "GET", path: "/api/tools", route: ROUTES.find((r) => r.pattern === "/api/tools")!, label: "after" }, AUTH);
-  const verify = await send(BASE, { method: "GET", path: "/api/audit/verify", route: ROUTES.find((r) => r.pattern === "/api/audit/verify")!, label: "after" }, AUTH);
+  const verify = await send(
+    BASE,
+    { method: "GET", path: "/api/audit/verify", route: ROUTES.find((r) => r.pattern === "/api/audit/verify")!, label: "after" },
+    AUTH,
+  );
   expect.soft(problems, `${problems.length} of ${cases.length} cases answered wrongly`).toEqual([]);
   expect(tools.status).toBe(200);
   expect(JSON.parse(tools.body).tools.length).toBeGreaterThan(0);
@@ -116,7 +135,8 @@ test("a 10 MB run body is answered 413, and the client reads it, 50 times of 50 
         } catch {
           kind = undefined;
         }
-        if (a.error || a.status !== 413 || kind !== "payload_too_large") failures.push(`${chunked ? "chunked" : "content-length"} #${i}: ${a.status} ${a.error ?? ""} ${a.body.slice(0, 120)}`);
+        if (a.error || a.status !== 413 || kind !== "payload_too_large")
+          failures.push(`${chunked ? "chunked" : "content-length"} #${i}: ${a.status} ${a.error ?? ""} ${a.body.slice(0, 120)}`);
       }
     }
     expect(failures).toEqual([]);

@@ -83,7 +83,10 @@ test("an export is only served to the studio's own pages or to scripts, never to
 test("a server entry past its limits is a 400 naming the field and the limit, and leaves no trace", async () => {
   const json = async (method: string, path: string, body?: unknown) => {
     const res = await raw(method, path, body === undefined ? undefined : JSON.stringify(body));
-    return { status: res.status, body: JSON.parse(res.body) as { error?: { kind: string; message: string; details?: { path: string }[] } } & Record<string, unknown> };
+    return {
+      status: res.status,
+      body: JSON.parse(res.body) as { error?: { kind: string; message: string; details?: { path: string }[] } } & Record<string, unknown>,
+    };
   };
   const trace = async () => ({
     version: (await json("GET", "/api/config")).body.version,

@@ -23,11 +23,22 @@ test.beforeAll(async () => {
   const example = parseJsonc(readFileSync(path.join(REPO_ROOT, "config", "studio.example.jsonc"), "utf8")) as Record<string, unknown>;
   const server = path.join(REPO_ROOT, "bench", "fixtures", "mcp-bench-server.mjs");
   const configPath = path.join(dir, "studio.json");
-  writeFileSync(configPath, JSON.stringify({ ...example, $schema: undefined, mcpServers: [{ name: "big", transport: "stdio", command: process.execPath, args: [server, "--tools", String(TOOLS)] }] }));
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      ...example,
+      $schema: undefined,
+      mcpServers: [{ name: "big", transport: "stdio", command: process.execPath, args: [server, "--tools", String(TOOLS)] }],
+    }),
+  );
   studio = await startStudioProcess({ configPath, dataDir: path.join(dir, "pglite"), readyWithinMs: 120_000 });
   // Connected once the server's tools are listed (tools/list pages of 500).
   await expect
-    .poll(async () => ((await (await fetch(`${studio.url}/api/tools`, { headers: { authorization: `Bearer ${studio.adminToken}` } })).json()).tools as unknown[]).length, { timeout: 60_000 })
+    .poll(
+      async () =>
+        ((await (await fetch(`${studio.url}/api/tools`, { headers: { authorization: `Bearer ${studio.adminToken}` } })).json()).tools as unknown[]).length,
+      { timeout: 60_000 },
+    )
     .toBeGreaterThan(TOOLS);
 });
 
@@ -51,7 +62,10 @@ test("the tool list of 2,000 tools renders a screenful, finds any tool as you ty
   await expect(first).toHaveAttribute("aria-setsize", String(count));
 
   await page.screenshot({ path: test.info().outputPath("tool-list-2000.png") });
-  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).include('[data-testid="tool-list-virtual"]').analyze();
+  const axe = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+    .include('[data-testid="tool-list-virtual"]')
+    .analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
   // The end of the page holds the last tools (alphabetical: update_… sorts after the built-ins).
   await page.keyboard.press("End");

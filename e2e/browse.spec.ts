@@ -9,10 +9,15 @@ const original = readFileSync(configPath, "utf8");
 test.afterAll(() => writeFileSync(configPath, original));
 
 test("a server's resources, templates and prompts: read, expand, get, audited", async ({ page, request }) => {
-  const add = await request.post("/api/servers", { data: { name: "browse", transport: "stdio", command: process.execPath, args: ["examples/mcp-server/server.mjs", "--conformance"] } });
+  const add = await request.post("/api/servers", {
+    data: { name: "browse", transport: "stdio", command: process.execPath, args: ["examples/mcp-server/server.mjs", "--conformance"] },
+  });
   expect(add.status(), await add.text()).toBe(201);
   await expect
-    .poll(async () => ((await (await request.get("/api/servers")).json()).servers as { name: string; state: string }[]).find((s) => s.name === "browse")?.state, { timeout: 30_000 })
+    .poll(
+      async () => ((await (await request.get("/api/servers")).json()).servers as { name: string; state: string }[]).find((s) => s.name === "browse")?.state,
+      { timeout: 30_000 },
+    )
     .toBe("connected");
 
   await page.goto("/servers");
@@ -90,13 +95,20 @@ test("server-everything: completions narrowed by the arguments already filled in
   const on = await request.patch("/api/servers/everything", { data: { enabled: true } });
   expect(on.status(), await on.text()).toBe(200);
   await expect
-    .poll(async () => ((await (await request.get("/api/servers")).json()).servers as { name: string; state: string }[]).find((s) => s.name === "everything")?.state, { timeout: 45_000 })
+    .poll(
+      async () => ((await (await request.get("/api/servers")).json()).servers as { name: string; state: string }[]).find((s) => s.name === "everything")?.state,
+      { timeout: 45_000 },
+    )
     .toBe("connected");
 
   // The API: context.arguments narrows the choices; a bad body is a 400 naming the field.
   const complete = (data: unknown) => request.post("/api/servers/everything/complete", { data });
   const ref = { type: "ref/prompt", name: "completable-prompt" };
-  expect((await (await complete({ ref, argument: { name: "name", value: "" }, context: { arguments: { department: "Sales" } } })).json()).values).toEqual(["David", "Eve", "Frank"]);
+  expect((await (await complete({ ref, argument: { name: "name", value: "" }, context: { arguments: { department: "Sales" } } })).json()).values).toEqual([
+    "David",
+    "Eve",
+    "Frank",
+  ]);
   const bad = await complete({ ref: { type: "ref/tool", name: "x" }, argument: { name: "a", value: "" } });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error.message).toContain('ref.type must be "ref/prompt"');

@@ -46,7 +46,11 @@ test("a client's own X-Forwarded-For and x-studio-peer do not get it around the 
 
     // Over the body limit: 413 in the one error shape, before better-auth reads anything.
     const big = JSON.stringify({ email: "a@example.com", password: "x".repeat(2 * 1024 * 1024) });
-    const tooLarge = await fetch(`${s.url}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: s.url }, body: big });
+    const tooLarge = await fetch(`${s.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: s.url },
+      body: big,
+    });
     expect(tooLarge.status).toBe(413);
     expect(await tooLarge.json()).toMatchObject({ error: { kind: "payload_too_large", message: expect.stringContaining("STUDIO_MAX_BODY_BYTES") } });
   });

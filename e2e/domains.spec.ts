@@ -82,7 +82,9 @@ test("a value that left the domain is flagged and rejected by the server with th
   await page.getByTestId("run-button").click();
   const output = page.getByTestId("run-output");
   await expect(output).toHaveAttribute("data-status", "rejected");
-  await expect(output.getByTestId("error-details")).toContainText('/target "@diego" is not a valid choice for peer_targets (agent ops); valid choices: @marta, @sam');
+  await expect(output.getByTestId("error-details")).toContainText(
+    '/target "@diego" is not a valid choice for peer_targets (agent ops); valid choices: @marta, @sam',
+  );
 
   // the API says the same
   const res = await request.post("/api/tools/send_message/run", { data: { arguments: { channel: "telegram.oncall", target: "@diego", text: "x" } } });

@@ -55,7 +55,14 @@ test("server-everything asks for input: an elicitation form and a sampling reply
 
   await page.goto("/?source=mcp%3Aeverything");
   const cards = page.getByTestId("tool-card");
-  for (const name of ["trigger-elicitation-request", "trigger-sampling-request", "trigger-url-elicitation", "get-roots-list", "trigger-elicitation-request-async", "trigger-sampling-request-async"]) {
+  for (const name of [
+    "trigger-elicitation-request",
+    "trigger-sampling-request",
+    "trigger-url-elicitation",
+    "get-roots-list",
+    "trigger-elicitation-request-async",
+    "trigger-sampling-request-async",
+  ]) {
     // Not followed by "-": trigger-elicitation-request is also the start of trigger-elicitation-request-async.
     await expect(cards.filter({ hasText: new RegExp(`everything__${name}(?!-)`) })).toBeVisible();
   }

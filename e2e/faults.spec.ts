@@ -51,7 +51,10 @@ async function settled(url: string, withinMs: number): Promise<number> {
 
 /** Finished runs with no "run" audit entry: a run is never stored without its entry. */
 async function unaudited(url: string): Promise<number> {
-  const [{ n }] = await query<{ n: string }>(url, "SELECT count(*)::text AS n FROM runs r WHERE r.status <> 'running' AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.action = 'run' AND a.detail->>'runId' = r.id::text)");
+  const [{ n }] = await query<{ n: string }>(
+    url,
+    "SELECT count(*)::text AS n FROM runs r WHERE r.status <> 'running' AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.action = 'run' AND a.detail->>'runId' = r.id::text)",
+  );
   return Number(n);
 }
 
@@ -61,7 +64,13 @@ async function unaudited(url: string): Promise<number> {
  */
 async function everyRoute(url: string, token: string, label: string): Promise<void> {
   const sample: Record<string, string> = { "[name]": "add", "[id]": randomUUID(), "[preset]": "p", "[...all]": "get-session" };
-  const paths = ROUTES.filter((r) => r.methods.GET && r.pattern !== "/setup").map((r) => r.pattern.split("/").map((seg) => sample[seg] ?? seg).join("/") || "/");
+  const paths = ROUTES.filter((r) => r.methods.GET && r.pattern !== "/setup").map(
+    (r) =>
+      r.pattern
+        .split("/")
+        .map((seg) => sample[seg] ?? seg)
+        .join("/") || "/",
+  );
   const answers = await Promise.all(
     paths.map(async (p) => {
       const t0 = Date.now();
@@ -76,7 +85,10 @@ async function everyRoute(url: string, token: string, label: string): Promise<vo
   const bound = CONNECT_MS + QUERY_MS + 1500;
   const wrong = answers.filter((a) => (a.status >= 500 && (a.status !== 503 || a.retryAfter !== "5")) || a.ms > bound);
   console.log(`every route, ${label}: ${answers.map((a) => `${a.p} ${a.status} ${a.ms}ms`).join(", ")}`);
-  expect(wrong.map((a) => `${a.p} → ${a.status} in ${a.ms} ms: ${a.text.slice(0, 120)}`), label).toEqual([]);
+  expect(
+    wrong.map((a) => `${a.p} → ${a.status} in ${a.ms} ms: ${a.text.slice(0, 120)}`),
+    label,
+  ).toEqual([]);
   expect(answers.filter((a) => a.status === 503).length, `${label}: the outage was seen`).toBeGreaterThan(0);
 }
 
@@ -104,19 +116,37 @@ test("database stopped, then frozen, under load: 503 within the timeouts, nothin
   console.log(`faults (stop, freeze): ${describeCalls(calls)}`);
 
   // Every call ended with an answer: a run, or 503 `unavailable` with Retry-After.
-  expect(calls.filter((c) => c.status !== 200 && c.status !== 503), "only runs and 503s").toEqual([]);
+  expect(
+    calls.filter((c) => c.status !== 200 && c.status !== 503),
+    "only runs and 503s",
+  ).toEqual([]);
   expect(calls.filter((c) => c.status === 503).length, "the outages were seen").toBeGreaterThan(0);
   expect(calls.length - stoppedAt, "calls went on through the outages").toBeGreaterThan(CLIENTS);
   // A call waits at most for a connection and then a statement (plus the run's own few ms and scheduling).
   const bound = CONNECT_MS + QUERY_MS + 1500;
   const slow503 = calls.filter((c) => c.status === 503 && c.ms > bound);
-  expect(slow503.map((c) => Math.round(c.ms)), `503s slower than ${bound} ms`).toEqual([]);
+  expect(
+    slow503.map((c) => Math.round(c.ms)),
+    `503s slower than ${bound} ms`,
+  ).toEqual([]);
   // Recovery needs no restart: the same studio runs tools again.
-  const after = await fetch(`${studio.url}/api/tools/add/run`, { method: "POST", headers: { authorization: `Bearer ${studio.adminToken}`, "content-type": "application/json" }, body: JSON.stringify({ arguments: { a: -1, b: -1 } }) });
+  const after = await fetch(`${studio.url}/api/tools/add/run`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${studio.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ arguments: { a: -1, b: -1 } }),
+  });
   expect(after.status).toBe(200);
 
   const stuck = await settled(pg.url, 30_000);
-  if (stuck) console.log(`studio log:\n${studio.log().split("\n").filter((l) => /tool-studio|rror/.test(l)).slice(-40).join("\n")}`);
+  if (stuck)
+    console.log(
+      `studio log:\n${studio
+        .log()
+        .split("\n")
+        .filter((l) => /tool-studio|rror/.test(l))
+        .slice(-40)
+        .join("\n")}`,
+    );
   expect(stuck, "runs still running after recovery").toBe(0);
   const account = await accountRuns(pg.url, calls);
   console.log(`faults (stop, freeze): ${account.acknowledged} acknowledged, ${account.stored} stored ${JSON.stringify(account.byStatus)}`);
@@ -148,14 +178,19 @@ test("pages say the database is unreachable, and come back by themselves when it
     await page.screenshot({ path: "e2e/.artifacts/screens/database-unreachable.png" });
     // The error page in both themes and at both sizes: themed, and never wider than the window.
     for (const theme of ["light", "dark"] as const) {
-      for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+      for (const size of [
+        { width: 1440, height: 900 },
+        { width: 390, height: 844 },
+      ]) {
         await page.emulateMedia({ colorScheme: theme });
         await page.setViewportSize(size);
         await page.goto(`${studio.url}/runs`);
         await expect(notice).toBeVisible();
         // Themed: a dark page is dark, a light one light (the failed render has no layout, so no theme class: the colours say it).
         const light = await page.evaluate(() => {
-          const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g)!.map(Number);
+          const [r, g, b] = getComputedStyle(document.body)
+            .backgroundColor.match(/\d+(\.\d+)?/g)!
+            .map(Number);
           return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
         });
         if (theme === "dark") expect(light).toBeLessThan(0.2);
@@ -196,7 +231,10 @@ test("the studio killed under load: every acknowledged run is stored, and its ru
   console.log(`kill: ${describeCalls(calls)}`);
   if (!calls.some((c) => c.status === 200)) console.log(`studio log:\n${first.log().slice(-4000)}`);
   expect(calls.filter((c) => c.runId).length, "runs acknowledged before the kill").toBeGreaterThan(0);
-  expect(calls.filter((c) => c.status !== 200 && c.status !== "reset"), "only runs and dropped connections").toEqual([]);
+  expect(
+    calls.filter((c) => c.status !== 200 && c.status !== "reset"),
+    "only runs and dropped connections",
+  ).toEqual([]);
 
   // Another studio on the same database marks what the dead one left running, once the leases end.
   studio = await startStudioProcess({ databaseUrl: dbUrl, env: timeouts, adminToken: first.adminToken });
@@ -220,7 +258,9 @@ test("clients retrying with an Idempotency-Key through a database outage: each k
   const handler = createMcpHandler(() => {
     const server = new Server({ name: "counter", version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler("tools/list", () => ({
-      tools: [{ name: "bump", description: "Counts a call by its tag.", inputSchema: { type: "object", properties: { tag: { type: "string" } }, required: ["tag"] } }],
+      tools: [
+        { name: "bump", description: "Counts a call by its tag.", inputSchema: { type: "object", properties: { tag: { type: "string" } }, required: ["tag"] } },
+      ],
     }));
     server.setRequestHandler("tools/call", async (request) => {
       const tag = String(request.params.arguments?.tag);
@@ -264,7 +304,15 @@ test("clients retrying with an Idempotency-Key through a database outage: each k
         const body = res ? ((await res.json().catch(() => null)) as { run?: { id: string; capture?: string; status: string; error?: unknown } } | null) : null;
         if (res && res.status !== 503 && body?.run) {
           const { id, capture, status, error } = body.run;
-          return answers.push({ key, status: res.status, attempts, runId: id, capture, replayed: res.headers.get("idempotent-replayed") === "true", run: { status, error } });
+          return answers.push({
+            key,
+            status: res.status,
+            attempts,
+            runId: id,
+            capture,
+            replayed: res.headers.get("idempotent-replayed") === "true",
+            run: { status, error },
+          });
         }
         await sleep(250);
       }
@@ -289,24 +337,42 @@ test("clients retrying with an Idempotency-Key through a database outage: each k
     console.log(
       `idempotent retries: ${answers.length} calls, ${answers.filter((a) => a.attempts > 1).length} retried, ${answers.filter((a) => a.replayed).length} answered with the run their key named, ${answers.filter((a) => a.capture === "pending").length} answered before their run was stored`,
     );
-    expect(answers.filter((a) => a.status !== 200), "every call ended with its run").toEqual([]);
+    expect(
+      answers.filter((a) => a.status !== 200),
+      "every call ended with its run",
+    ).toEqual([]);
     expect(during.filter((a) => a.attempts > 1).length, "calls made during the outage were refused and retried").toBeGreaterThan(0);
     expect(answers.filter((a) => a.replayed).length, "retries of calls whose answer was lost got the first run").toBeGreaterThan(0);
     const twice = [...invoked].filter(([, n]) => n !== 1);
     expect(twice, "tags the tool ran for more than once").toEqual([]);
-    expect(answers.filter((a) => invoked.get(a.key) !== 1), "calls answered whose tool did not run once").toEqual([]);
+    expect(
+      answers.filter((a) => invoked.get(a.key) !== 1),
+      "calls answered whose tool did not run once",
+    ).toEqual([]);
     expect(await settled(own.url, 30_000), "runs still running after recovery").toBe(0);
-    const rows = await query<{ key: string; n: string; ids: string }>(own.url, "SELECT idempotency_key AS key, count(*)::text AS n, string_agg(id::text, ',') AS ids FROM runs WHERE idempotency_key IS NOT NULL GROUP BY 1");
+    const rows = await query<{ key: string; n: string; ids: string }>(
+      own.url,
+      "SELECT idempotency_key AS key, count(*)::text AS n, string_agg(id::text, ',') AS ids FROM runs WHERE idempotency_key IS NOT NULL GROUP BY 1",
+    );
     const byKey = new Map(rows.map((r) => [r.key, r]));
     for (const a of answers) {
       expect(byKey.get(a.key)?.n, `runs stored for ${a.key}`).toBe("1");
       expect(byKey.get(a.key)?.ids, `the run ${a.key} was answered with`).toBe(a.runId);
     }
-    const statuses = await query<{ status: string; n: string }>(own.url, "SELECT status::text, count(*)::text AS n FROM runs WHERE idempotency_key IS NOT NULL GROUP BY 1");
-    expect(statuses.filter((r) => r.status !== "success"), "every keyed run succeeded").toEqual([]);
+    const statuses = await query<{ status: string; n: string }>(
+      own.url,
+      "SELECT status::text, count(*)::text AS n FROM runs WHERE idempotency_key IS NOT NULL GROUP BY 1",
+    );
+    expect(
+      statuses.filter((r) => r.status !== "success"),
+      "every keyed run succeeded",
+    ).toEqual([]);
     // The rest are starts the outage cut before the tool was called: they gave their keys up to the retries.
     const others = await query<{ msg: string }>(own.url, "SELECT coalesce(error_message, status::text) AS msg FROM runs WHERE idempotency_key IS NULL");
-    expect(others.filter((r) => !/the tool was not called/.test(r.msg)), "runs without their key").toEqual([]);
+    expect(
+      others.filter((r) => !/the tool was not called/.test(r.msg)),
+      "runs without their key",
+    ).toEqual([]);
     await studio.stop();
     studio = undefined;
   } finally {

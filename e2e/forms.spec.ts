@@ -30,7 +30,6 @@ async function runAndCapture(page: Page, request: APIRequestContext, status: str
   return (await res.json()).run.arguments as Record<string, unknown>;
 }
 
-
 test("create_event from the form, touching only required fields, sends only those", async ({ page, request }) => {
   await page.goto("/tools/create_event");
   // Optional fields start unset, their defaults shown as hints.

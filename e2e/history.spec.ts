@@ -47,10 +47,13 @@ test("a filter chosen before the page's script has run is kept, and the next cha
   // Hold the page's script back, so the choice lands in server-rendered HTML nobody listens to yet.
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  await page.route((url) => url.pathname.startsWith("/_next/static/") && url.pathname.endsWith(".js"), async (route) => {
-    await gate;
-    await route.continue();
-  });
+  await page.route(
+    (url) => url.pathname.startsWith("/_next/static/") && url.pathname.endsWith(".js"),
+    async (route) => {
+      await gate;
+      await route.continue();
+    },
+  );
   await page.goto("/runs", { waitUntil: "domcontentloaded" });
   await page.getByLabel("Tool", { exact: true }).selectOption("add");
   release();
@@ -86,7 +89,10 @@ test("filters apply as they change, with only the set filters in the URL; the no
   await expect(page).toHaveURL(new RegExp(`/runs\\?tool=add&status=success&q=${marker}$`));
   const steps = await page.evaluate(() => (window.urlSteps ?? []).filter((u) => u.includes("q=")));
   expect(steps.length).toBeGreaterThanOrEqual(1);
-  expect(steps.filter((u) => !u.endsWith(`q=${marker}`)), "no URL with a partly typed text").toEqual([]);
+  expect(
+    steps.filter((u) => !u.endsWith(`q=${marker}`)),
+    "no URL with a partly typed text",
+  ).toEqual([]);
   await expect(page.getByTestId("run-row")).toHaveCount(1);
   await expect(page.getByTestId("run-row").first()).toHaveAttribute("data-href", `/runs/${run.id}`);
   // Back to "any": the parameter leaves the URL.

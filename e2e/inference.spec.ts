@@ -12,10 +12,12 @@ test("the tool page shows the output shape observed in runs, and every output va
   }
   // inference is flushed in the background; poll the API until it has seen the runs
   let body: { output: { schema: Record<string, unknown>; samples: number } | null } = { output: null };
-  await expect.poll(async () => {
-    body = await (await request.get("/api/tools/describe_tool/inferred-schema")).json();
-    return body.output?.samples ?? 0;
-  }).toBeGreaterThanOrEqual(tools.length);
+  await expect
+    .poll(async () => {
+      body = await (await request.get("/api/tools/describe_tool/inferred-schema")).json();
+      return body.output?.samples ?? 0;
+    })
+    .toBeGreaterThanOrEqual(tools.length);
 
   const runs = (await (await request.get("/api/runs?tool=describe_tool&status=success&limit=200")).json()).runs as { output: { structuredContent: unknown } }[];
   const ajv = new Ajv2020({ strict: false });
@@ -32,7 +34,10 @@ test("the tool page shows the output shape observed in runs, and every output va
 
 // Maps, drift and downloads: json_query returns what it is given, so its output can be a map,
 // then change type (a new shape revision, flagged on the tool list).
-test("a map-shaped output is shown as a map, a shape change is a revision flagged on the tool list, and the shape downloads as TypeScript", async ({ page, request }) => {
+test("a map-shaped output is shown as a map, a shape change is a revision flagged on the tool list, and the shape downloads as TypeScript", async ({
+  page,
+  request,
+}) => {
   for (let i = 0; i < 40; i++) {
     const data = { "content-type": "application/json", [`req-${i}`]: `v${i}`, [`trace-${i * 7}`]: "t" };
     expect((await request.post("/api/tools/json_query/run", { data: { arguments: { data, expression: "$" } } })).status()).toBe(200);
@@ -40,12 +45,17 @@ test("a map-shaped output is shown as a map, a shape change is a revision flagge
   // the same field, another type: the shape changes
   expect((await request.post("/api/tools/json_query/run", { data: { arguments: { data: "just text", expression: "$" } } })).status()).toBe(200);
 
-  type Body = { output: { schema: { properties: Record<string, Record<string, unknown>> }; truncated: unknown[] } | null; revisions?: { revision: number; changes: { path: string; change: string }[] }[] };
+  type Body = {
+    output: { schema: { properties: Record<string, Record<string, unknown>> }; truncated: unknown[] } | null;
+    revisions?: { revision: number; changes: { path: string; change: string }[] }[];
+  };
   let body: Body = { output: null };
-  await expect.poll(async () => {
-    body = await (await request.get("/api/tools/json_query/inferred-schema")).json();
-    return body.revisions?.some((r) => r.changes.some((c) => c.path === "/result" && c.change === "type")) ?? false;
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      body = await (await request.get("/api/tools/json_query/inferred-schema")).json();
+      return body.revisions?.some((r) => r.changes.some((c) => c.path === "/result" && c.change === "type")) ?? false;
+    })
+    .toBe(true);
   expect(body.output?.schema.properties.result).toMatchObject({ additionalProperties: { type: "string" }, properties: { "content-type": { type: "string" } } });
   expect(body.output?.truncated).toEqual([]);
 

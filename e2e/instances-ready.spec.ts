@@ -130,7 +130,8 @@ function idle(s: StudioProcess, name: string, clients: number) {
   return { answers, stop: () => (stopping ??= (workers.forEach((w) => w.postMessage("stop")), done)) };
 }
 
-const bad = (answers: Answer[]) => answers.filter((a) => !(REQUESTS.find((r) => r.what === a.what)?.ok ?? ((s: number) => s === 200))(typeof a.status === "number" ? a.status : 0));
+const bad = (answers: Answer[]) =>
+  answers.filter((a) => !(REQUESTS.find((r) => r.what === a.what)?.ok ?? ((s: number) => s === 200))(typeof a.status === "number" ? a.status : 0));
 
 test.describe.configure({ mode: "serial" });
 
@@ -177,10 +178,15 @@ for (let round = 1; round <= ROUNDS; round++) {
       const answers = loads.flatMap((l) => l.answers);
       const failed = bad(answers);
       const counts = answers.reduce<Record<string, number>>((m, x) => ((m[`${x.instance} ${x.status}`] = (m[`${x.instance} ${x.status}`] ?? 0) + 1), m), {});
-      console.log(`round ${round}: ${answers.length} answers ${JSON.stringify(counts)}; B served A's config save after ${seenAfter ?? "more than " + CONFIG_WITHIN_MS} ms`);
+      console.log(
+        `round ${round}: ${answers.length} answers ${JSON.stringify(counts)}; B served A's config save after ${seenAfter ?? "more than " + CONFIG_WITHIN_MS} ms`,
+      );
       expect(answers.filter((x) => x.instance === "A").length).toBeGreaterThan(20);
       expect(answers.filter((x) => x.instance === "B").length).toBeGreaterThan(20);
-      expect(failed, `answers that were not what a ready instance gives:\n${JSON.stringify(failed.slice(0, 10), null, 1)}\nA:\n${a.log().slice(-3000)}\nB:\n${b.log().slice(-3000)}`).toEqual([]);
+      expect(
+        failed,
+        `answers that were not what a ready instance gives:\n${JSON.stringify(failed.slice(0, 10), null, 1)}\nA:\n${a.log().slice(-3000)}\nB:\n${b.log().slice(-3000)}`,
+      ).toEqual([]);
       expect(seenAfter, `B serves A's config save within ${CONFIG_WITHIN_MS} ms`).not.toBeNull();
     } finally {
       await Promise.all(loads.map((l) => l.stop()));

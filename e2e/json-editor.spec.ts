@@ -13,7 +13,13 @@ function watchScripts(page: Page) {
   const scripts: { url: string; monaco: Promise<boolean> }[] = [];
   page.on("response", (res) => {
     if (res.request().resourceType() !== "script") return;
-    scripts.push({ url: res.url(), monaco: res.text().then((t) => t.includes(MONACO), () => false) });
+    scripts.push({
+      url: res.url(),
+      monaco: res.text().then(
+        (t) => t.includes(MONACO),
+        () => false,
+      ),
+    });
   });
   return {
     count: () => scripts.length,

@@ -61,7 +61,9 @@ async function chooseWithArrows(page: Page, field: Locator, option: RegExp) {
   await expect(field).toBeFocused(); // back on the field, which now shows the choice
 }
 
-test("keyboard only: find a tool, fill nested fields, an array and a select, get the errors, run, read the result, open it in history, run it again", async ({ page }) => {
+test("keyboard only: find a tool, fill nested fields, an array and a select, get the errors, run, read the result, open it in history, run it again", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await page.goto("/");
   await page.keyboard.press("Tab");

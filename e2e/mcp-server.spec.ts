@@ -12,10 +12,29 @@ const runnerEmail = `mcp-runner-${Date.now().toString(36)}@example.com`;
 let token = "";
 test.beforeAll(async () => {
   const admin = { authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}`, "content-type": "application/json", origin: BASE };
-  expect((await fetch(`${BASE}/api/users`, { method: "POST", headers: admin, body: JSON.stringify({ email: runnerEmail, password: "mcp-runner-pw", role: "runner" }) })).status).toBe(201);
-  const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: BASE }, body: JSON.stringify({ email: runnerEmail, password: "mcp-runner-pw" }) });
-  const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
-  const created = await fetch(`${BASE}/api/tokens`, { method: "POST", headers: { cookie, origin: BASE, "content-type": "application/json" }, body: JSON.stringify({ name: "mcp e2e" }) });
+  expect(
+    (
+      await fetch(`${BASE}/api/users`, {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify({ email: runnerEmail, password: "mcp-runner-pw", role: "runner" }),
+      })
+    ).status,
+  ).toBe(201);
+  const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: BASE },
+    body: JSON.stringify({ email: runnerEmail, password: "mcp-runner-pw" }),
+  });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("better-auth.session_token="))!
+    .split(";")[0]!;
+  const created = await fetch(`${BASE}/api/tokens`, {
+    method: "POST",
+    headers: { cookie, origin: BASE, "content-type": "application/json" },
+    body: JSON.stringify({ name: "mcp e2e" }),
+  });
   token = (await created.json()).token;
 });
 
@@ -33,7 +52,10 @@ async function runsOf(request: APIRequestContext, tool: string): Promise<RunRow[
 }
 
 for (const era of ["modern", "legacy"] as const) {
-  test(`an MCP client (${era === "modern" ? "2026-07-28" : "2025-11-25"}) lists the tools, calls add, and the call is a run with origin mcp`, async ({ baseURL, request }) => {
+  test(`an MCP client (${era === "modern" ? "2026-07-28" : "2025-11-25"}) lists the tools, calls add, and the call is a run with origin mcp`, async ({
+    baseURL,
+    request,
+  }) => {
     const name = `e2e-mcp-${era}`;
     const client = await connect(baseURL!, name, era);
     try {
@@ -78,9 +100,7 @@ test("closing the stream of a 2026-07-28 call cancels its run", async ({ baseURL
       { signal: controller.signal, onprogress: (p) => p.progress === 2 && controller.abort("enough") },
     );
     await expect(call).rejects.toThrow();
-    await expect
-      .poll(async () => (await runsOf(request, "slow_count")).find((r) => r.clientName === name)?.status, { timeout: 10_000 })
-      .toBe("cancelled");
+    await expect.poll(async () => (await runsOf(request, "slow_count")).find((r) => r.clientName === name)?.status, { timeout: 10_000 }).toBe("cancelled");
   } finally {
     await client.close();
   }
@@ -92,7 +112,11 @@ test("GET /api/mcp without a session is answered 405 (2026-07-28 has no GET stre
 });
 
 test("without a token the MCP endpoint answers 401 with a Bearer challenge", async ({ baseURL }) => {
-  const res = await fetch(new URL("/api/mcp", baseURL), { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+  const res = await fetch(new URL("/api/mcp", baseURL), {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: "{}",
+  });
   expect(res.status).toBe(401);
   expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
   await expect(connect(baseURL!, "no-token", "modern", "tst_wrong")).rejects.toThrow();

@@ -31,10 +31,17 @@ test("the tool page shows each provider's definition, its tokens and lint, and s
   expect(strictApi.strict).toBe(true);
   // Grouped by what they say; every finding's place is shown.
   await expect(page.getByTestId("model-view-lint-at")).toHaveCount(strictApi.lint.length);
-  const kinds = new Set(strictApi.lint.map((l: { severity: string; keyword: string; message: string; fix?: string; doc: string }) => JSON.stringify([l.severity, l.keyword, l.message, l.fix ?? "", l.doc]))).size;
+  const kinds = new Set(
+    strictApi.lint.map((l: { severity: string; keyword: string; message: string; fix?: string; doc: string }) =>
+      JSON.stringify([l.severity, l.keyword, l.message, l.fix ?? "", l.doc]),
+    ),
+  ).size;
   await expect(page.getByTestId("model-view-lint").locator("li")).toHaveCount(kinds);
   await expect(page.getByTestId("model-view-lint")).toContainText("changed");
-  await expect(page.getByTestId("model-view-lint").getByRole("link", { name: "Provider documentation" }).first()).toHaveAttribute("href", /^https:\/\/platform\.openai\.com\//);
+  await expect(page.getByTestId("model-view-lint").getByRole("link", { name: "Provider documentation" }).first()).toHaveAttribute(
+    "href",
+    /^https:\/\/platform\.openai\.com\//,
+  );
   await page.getByTestId("model-view").screenshot({ path: shot("tool-strict-openai") });
 
   // Gemini has no strict mode: the toggle says so, and what Gemini ignores is listed.
@@ -80,7 +87,9 @@ test("a run page shows what each provider's model gets back, and a failed run's 
   await page.getByTestId("run-model-view").scrollIntoViewIfNeeded();
   await page.getByTestId("run-model-view").screenshot({ path: shot("run-anthropic") });
 
-  const failed = await request.post("/api/tools/fail/run", { data: { arguments: { kind: "not_found", mode: "crash", message: "secret internals of the crash" } } });
+  const failed = await request.post("/api/tools/fail/run", {
+    data: { arguments: { kind: "not_found", mode: "crash", message: "secret internals of the crash" } },
+  });
   const failedRun = (await failed.json()).run;
   await page.goto(`/runs/${failedRun.id}`);
   await expect(page.getByTestId("run-model-view-error")).toContainText("The model is told: other");
@@ -100,7 +109,15 @@ test("the tool list exports what it shows as a provider's file, and npm run defi
   const menuBox = (await page.getByTestId("export-definitions").locator("xpath=./div").boundingBox())!;
   const buttonBox = (await page.getByRole("button", { name: "Export definitions" }).boundingBox())!;
   const left = Math.min(menuBox.x, buttonBox.x) - 8;
-  await page.screenshot({ path: shot("export-menu"), clip: { x: left, y: buttonBox.y - 8, width: Math.max(menuBox.x + menuBox.width, buttonBox.x + buttonBox.width) + 8 - left, height: menuBox.y + menuBox.height + 8 - (buttonBox.y - 8) } });
+  await page.screenshot({
+    path: shot("export-menu"),
+    clip: {
+      x: left,
+      y: buttonBox.y - 8,
+      width: Math.max(menuBox.x + menuBox.width, buttonBox.x + buttonBox.width) + 8 - left,
+      height: menuBox.y + menuBox.height + 8 - (buttonBox.y - 8),
+    },
+  });
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /OpenAI Chat Completions \(strict\)/ }).click()]);
   expect(download.suggestedFilename()).toBe("openai-chat.strict.json");
   const file = JSON.parse(fs.readFileSync((await download.path())!, "utf8"));
@@ -111,12 +128,18 @@ test("the tool list exports what it shows as a provider's file, and npm run defi
   // The CLI against this studio: a file per target, the bytes the route sends.
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "definitions-"));
   const run = (token: string | undefined, args: string[]) =>
-    promisify(execFile)("npx", ["tsx", "scripts/export-definitions.ts", "--url", baseURL!, "--out", out, ...args], { env: { ...process.env, STUDIO_TOKEN: token } });
+    promisify(execFile)("npx", ["tsx", "scripts/export-definitions.ts", "--url", baseURL!, "--out", out, ...args], {
+      env: { ...process.env, STUDIO_TOKEN: token },
+    });
   const cli = (...args: string[]) => run(process.env.E2E_ADMIN_TOKEN, args);
   try {
     await cli("--for", "mcp,anthropic,gemini", "--strict");
     expect(fs.readdirSync(out).sort()).toEqual(["anthropic.strict.json", "gemini.json", "mcp.json"]);
-    for (const [name, qs] of [["anthropic.strict.json", "for=anthropic&strict=true"], ["gemini.json", "for=gemini"], ["mcp.json", "for=mcp"]]) {
+    for (const [name, qs] of [
+      ["anthropic.strict.json", "for=anthropic&strict=true"],
+      ["gemini.json", "for=gemini"],
+      ["mcp.json", "for=mcp"],
+    ]) {
       expect(fs.readFileSync(path.join(out, name), "utf8")).toBe(await (await request.get(`/api/tools/definitions/export?${qs}`)).text());
     }
     // --check passes on what it wrote, and fails when a file differs.

@@ -144,7 +144,13 @@ async function addRuntimeTool(request: APIRequestContext, tool: object): Promise
 
 test("a tool without parameters says it takes no arguments instead of showing an empty form", async ({ page, request }) => {
   const name = `e2e_no_args_${Date.now().toString(36)}`;
-  const restore = await addRuntimeTool(request, { name, title: "No arguments", description: "Answers without arguments.", inputSchema: { type: "object" }, expression: '{"ok": true}' });
+  const restore = await addRuntimeTool(request, {
+    name,
+    title: "No arguments",
+    description: "Answers without arguments.",
+    inputSchema: { type: "object" },
+    expression: '{"ok": true}',
+  });
   try {
     await expect.poll(async () => (await request.get(`/api/tools/${name}`)).status()).toBe(200);
     await page.goto(`/tools/${name}`);
@@ -172,7 +178,11 @@ test("at 390 px the tables of history, audit and users reflow into cards: none s
     await expect(found.first()).toBeVisible();
     for (const table of await found.all()) {
       tables++;
-      const fit = await table.evaluate((el) => ({ name: el.getAttribute("data-testid"), scroll: el.parentElement!.scrollWidth, client: el.parentElement!.clientWidth }));
+      const fit = await table.evaluate((el) => ({
+        name: el.getAttribute("data-testid"),
+        scroll: el.parentElement!.scrollWidth,
+        client: el.parentElement!.clientWidth,
+      }));
       expect(fit.scroll, `${path} ${fit.name} fits its box`).toBeLessThanOrEqual(fit.client);
     }
     await page.screenshot({ path: `e2e/.artifacts/screens/tables-390${path.replace("/", "-")}.png`, fullPage: true });

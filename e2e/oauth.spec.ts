@@ -16,7 +16,11 @@ const shot = (page: import("@playwright/test").Page, name: string) => page.scree
 let fixture: OAuthFixture;
 test.beforeAll(async () => {
   fixture = await startOAuthFixture();
-  const res = await fetch(`${BASE}/api/servers`, { method: "POST", headers: ADMIN, body: JSON.stringify({ name: NAME, transport: "http", url: fixture.mcpUrl }) });
+  const res = await fetch(`${BASE}/api/servers`, {
+    method: "POST",
+    headers: ADMIN,
+    body: JSON.stringify({ name: NAME, transport: "http", url: fixture.mcpUrl }),
+  });
   expect(res.status).toBe(201);
 });
 test.afterAll(async () => {

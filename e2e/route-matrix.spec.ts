@@ -23,14 +23,23 @@ function walk(dir: string): string[] {
 }
 
 const files = walk("app").map((file) => {
-  const dir = path.dirname(path.relative("app", file)).split(path.sep).filter((s) => s !== "." && !s.startsWith("("));
+  const dir = path
+    .dirname(path.relative("app", file))
+    .split(path.sep)
+    .filter((s) => s !== "." && !s.startsWith("("));
   const pattern = "/" + dir.join("/");
-  const methods = file.endsWith("page.tsx") ? ["GET"] : [...fs.readFileSync(file, "utf8").matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
+  const methods = file.endsWith("page.tsx")
+    ? ["GET"]
+    : [...fs.readFileSync(file, "utf8").matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
   return { file, pattern, methods: methods as Method[] };
 });
 
 const sample: Record<string, string> = { "[name]": "add", "[id]": randomUUID(), "[preset]": "no-such-preset", "[...all]": "get-session" };
-const urlOf = (pattern: string) => pattern.split("/").map((s) => sample[s] ?? s).join("/") || "/";
+const urlOf = (pattern: string) =>
+  pattern
+    .split("/")
+    .map((s) => sample[s] ?? s)
+    .join("/") || "/";
 
 async function call(method: Method, url: string, auth: Record<string, string>): Promise<number> {
   const ctrl = new AbortController();
@@ -47,13 +56,24 @@ async function call(method: Method, url: string, auth: Record<string, string>): 
 }
 
 async function signIn(email: string, password: string): Promise<string> {
-  const res = await fetch(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: BASE }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${BASE}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: BASE },
+    body: JSON.stringify({ email, password }),
+  });
   expect(res.status, `sign-in of ${email}`).toBe(200);
-  return res.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("better-auth.session_token="))!
+    .split(";")[0]!;
 }
 
 async function tokenFor(cookie: string, body: object): Promise<{ token: string; id: string }> {
-  const res = await fetch(`${BASE}/api/tokens`, { method: "POST", headers: { cookie, origin: BASE, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${BASE}/api/tokens`, {
+    method: "POST",
+    headers: { cookie, origin: BASE, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(201);
   const j = await res.json();
   return { token: j.token, id: j.info.id };
@@ -66,7 +86,11 @@ test("every route under app/ is declared, with the methods it exports", () => {
     expect(declared, `${f.file} has no entry in lib/auth/routes.ts`).toBeTruthy();
     expect(Object.keys(declared!.methods).sort(), `${f.file} exports other methods than it declares`).toEqual([...f.methods].sort());
   }
-  for (const r of ROUTES) expect(files.some((f) => f.pattern === r.pattern), `${r.pattern} is declared but has no file`).toBe(true);
+  for (const r of ROUTES)
+    expect(
+      files.some((f) => f.pattern === r.pattern),
+      `${r.pattern} is declared but has no file`,
+    ).toBe(true);
 });
 
 test("every route answers every kind of caller as it declares", async () => {
@@ -79,7 +103,11 @@ test("every route answers every kind of caller as it declares", async () => {
     admin: { email: `matrix-admin-${suffix}@example.com` },
   };
   for (const [role, p] of Object.entries(people) as [Role, (typeof people)[Role]][]) {
-    const res = await fetch(`${BASE}/api/users`, { method: "POST", headers: { ...admin, "content-type": "application/json", origin: BASE }, body: JSON.stringify({ email: p.email, password: "matrix-password", role }) });
+    const res = await fetch(`${BASE}/api/users`, {
+      method: "POST",
+      headers: { ...admin, "content-type": "application/json", origin: BASE },
+      body: JSON.stringify({ email: p.email, password: "matrix-password", role }),
+    });
     expect(res.status).toBe(201);
     p.cookie = await signIn(p.email, "matrix-password");
     p.token = (await tokenFor(p.cookie, { name: `matrix ${role}` })).token;
@@ -141,7 +169,8 @@ test("every route answers every kind of caller as it declares", async () => {
         if (r.status >= 500 || r.status === 401 || r.status === 403) mcpProblems.push(`${where} (bad status)`);
         else if (method === "tools/call") {
           const refused = r.body?.result?.isError === true && JSON.stringify(r.body.result.content).includes("needs the runner role");
-          if (refused !== !roleAtLeast(c.role, "runner")) mcpProblems.push(`${where} (the run policy should ${roleAtLeast(c.role, "runner") ? "let it run" : "refuse it"})`);
+          if (refused !== !roleAtLeast(c.role, "runner"))
+            mcpProblems.push(`${where} (the run policy should ${roleAtLeast(c.role, "runner") ? "let it run" : "refuse it"})`);
         } else if (forbidden !== !roleAtLeast(c.role, need)) mcpProblems.push(`${where} (expected ${forbidden ? "to be let in" : `a refusal: needs ${need}`})`);
       }
     }
@@ -193,8 +222,7 @@ async function mcpCall(era: "legacy" | "modern", method: string, params: Record<
     // 2026-07-28 routes on headers that must agree with the body.
     const named = params.name ?? params.uri;
     Object.assign(headers, { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(typeof named === "string" ? { "mcp-name": named } : {}) });
-  }
-  else if (session) Object.assign(headers, { "mcp-protocol-version": "2025-11-25", "mcp-session-id": session });
+  } else if (session) Object.assign(headers, { "mcp-protocol-version": "2025-11-25", "mcp-session-id": session });
   const body = { jsonrpc: "2.0", id: 1, method, params: era === "modern" ? { ...params, _meta: MODERN_META } : params };
   const res = await fetch(`${BASE}/api/mcp`, { method: "POST", headers, body: JSON.stringify(body), signal: ctrl.signal });
   let text = "";
@@ -207,7 +235,11 @@ async function mcpCall(era: "legacy" | "modern", method: string, params: Record<
       if (done) break;
       text += decoder.decode(value, { stream: true });
     }
-    text = text.split("\n").find((l) => l.startsWith("data: {"))?.slice(6) ?? "";
+    text =
+      text
+        .split("\n")
+        .find((l) => l.startsWith("data: {"))
+        ?.slice(6) ?? "";
   } else text = await res.text();
   ctrl.abort();
   let parsed: { result?: { isError?: boolean; content?: unknown }; error?: { code: number } } | undefined;
@@ -220,9 +252,21 @@ async function mcpCall(era: "legacy" | "modern", method: string, params: Record<
 }
 
 async function openMcpSession(auth: Record<string, string>): Promise<{ status: number; id: string | undefined }> {
-  const init = await mcpCall("legacy", "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "route-matrix", version: "0" } }, auth);
+  const init = await mcpCall(
+    "legacy",
+    "initialize",
+    { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "route-matrix", version: "0" } },
+    auth,
+  );
   if (init.session) {
-    const headers = { ...auth, origin: BASE, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", "mcp-session-id": init.session };
+    const headers = {
+      ...auth,
+      origin: BASE,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      "mcp-session-id": init.session,
+    };
     const res = await fetch(`${BASE}/api/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
     await res.body?.cancel();
   }

@@ -5,7 +5,15 @@ import { expect, test } from "@playwright/test";
 import { accountRuns, startLoad, statusCounts } from "../tests/helpers/load";
 import { EXAMPLE_SERVER } from "../tests/helpers/mcp";
 import { startRoundRobin } from "../tests/helpers/round-robin";
-import { createDatabase, query, runnerToken, startStudioProcess, startWorkerProcess, type StudioProcess, type WorkerProcess } from "../tests/helpers/studio-process";
+import {
+  createDatabase,
+  query,
+  runnerToken,
+  startStudioProcess,
+  startWorkerProcess,
+  type StudioProcess,
+  type WorkerProcess,
+} from "../tests/helpers/studio-process";
 
 // Two studio instances (the production build, `next start`, each its own process and config
 // file) and one worker (`npm run worker`) on one PostgreSQL database: what one does, the other
@@ -83,7 +91,9 @@ test("a config save through A is seen by B within 1 s; B's stale version is refu
   const ifMatch = await call(b, "/api/config", { method: "PUT", body: JSON.stringify({ text: before.raw }), headers: { "if-match": `"${before.version}"` } });
   expect(ifMatch.status).toBe(409);
 
-  const audit = await query<{ n: string }>(db.url, "SELECT count(*)::text AS n FROM audit_log WHERE action = 'config.change' AND detail->>'revision' = $1", [String(saved.revision!.id)]);
+  const audit = await query<{ n: string }>(db.url, "SELECT count(*)::text AS n FROM audit_log WHERE action = 'config.change' AND detail->>'revision' = $1", [
+    String(saved.revision!.id),
+  ]);
   expect(audit[0]!.n, "the save is audited once, by the instance that made it").toBe("1");
 });
 
@@ -110,7 +120,11 @@ test("a token revoked or a user demoted through A is refused or capped by B at o
   // Arguments no other test's load uses (the kill test accounts for every `add` run by them).
   let n = 0;
   const run = (s: StudioProcess) =>
-    fetch(`${s.url}/api/tools/add/run`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ arguments: { a: -1_000_000 - n++, b: 0 } }) });
+    fetch(`${s.url}/api/tools/add/run`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ arguments: { a: -1_000_000 - n++, b: 0 } }),
+    });
   // B verifies the token (and keeps the verification).
   expect((await run(b)).status).toBe(200);
   expect((await run(b)).status).toBe(200);
@@ -183,7 +197,10 @@ test("async runs taken by either instance are run by the worker; a queued one an
 
 test("an MCP server added through A is held by the worker alone; B lists its tools and runs them, over HTTP and /api/mcp", async () => {
   test.setTimeout(90_000);
-  const add = await call(a, "/api/servers", { method: "POST", body: JSON.stringify({ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER] }) });
+  const add = await call(a, "/api/servers", {
+    method: "POST",
+    body: JSON.stringify({ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER] }),
+  });
   expect(add.status).toBe(201);
   // The worker connects (config revision -> NOTIFY) and publishes; B reads what it published.
   let state = "";
@@ -207,7 +224,9 @@ test("an MCP server added through A is held by the worker alone; B lists its too
 
   // An agent on /api/mcp of A (2026-07-28, sessionless) lists and calls it the same way.
   const client = new Client({ name: "scale-out", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", a.url), { requestInit: { headers: { authorization: `Bearer ${a.adminToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("/api/mcp", a.url), { requestInit: { headers: { authorization: `Bearer ${a.adminToken}` } } }),
+  );
   try {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("ex__add");
     const result = await client.callTool({ name: "ex__add", arguments: { a: 40, b: 2 } });
@@ -223,11 +242,15 @@ test("behind a round-robin proxy, A killed under load: every acknowledged run is
   try {
     const token = await runnerToken(b.url, b.adminToken);
     // Two long runs on A for sure, besides what the load sends its way.
-    const long = [0, 1].map(() => call(a, "/api/tools/slow_count/run", { method: "POST", body: JSON.stringify({ arguments: { steps: 100, delayMs: 300 } }) }).catch(() => null));
+    const long = [0, 1].map(() =>
+      call(a, "/api/tools/slow_count/run", { method: "POST", body: JSON.stringify({ arguments: { steps: 100, delayMs: 300 } }) }).catch(() => null),
+    );
     const load = startLoad({ url: proxy.url, token, clients: 16, requestTimeoutMs: 30_000 });
     while (load.calls.filter((c) => c.status === 200).length < 50) await sleep(50);
     // Queued through A just before it dies: the worker runs them all the same.
-    const queuedOnA = await Promise.all(Array.from({ length: 6 }, (_, i) => asyncRun(a, "add", { a: 500 + i, b: 1 }).then((r) => r.json() as Promise<{ run: { id: string } }>)));
+    const queuedOnA = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => asyncRun(a, "add", { a: 500 + i, b: 1 }).then((r) => r.json() as Promise<{ run: { id: string } }>)),
+    );
     await a.kill();
     const killedAt = Date.now();
     await sleep(2000); // the load goes on: B answers, A's turn is a 502
@@ -235,7 +258,10 @@ test("behind a round-robin proxy, A killed under load: every acknowledged run is
     const calls = await load.done;
     await Promise.all(long);
     console.log(`scale-out kill: ${calls.length} calls ${JSON.stringify(statusCounts(calls))}, per backend ${JSON.stringify(proxy.counts)}`);
-    expect(calls.filter((c) => c.status !== 200 && c.status !== 502 && c.status !== "reset"), "only runs, bad gateways and dropped connections").toEqual([]);
+    expect(
+      calls.filter((c) => c.status !== 200 && c.status !== 502 && c.status !== "reset"),
+      "only runs, bad gateways and dropped connections",
+    ).toEqual([]);
     expect(calls.filter((c) => c.status === 200 && c.at > 0).length).toBeGreaterThan(50);
 
     // B sweeps what A left running once the leases end; never before.
@@ -248,10 +274,17 @@ test("behind a round-robin proxy, A killed under load: every acknowledged run is
     expect(running, "runs still running after their lease").toBe(0);
     const early = await query<{ id: string }>(db.url, "SELECT id::text FROM runs WHERE status = 'interrupted' AND finished_at < lease_until");
     expect(early, "runs interrupted before their lease ended").toEqual([]);
-    const interrupted = await query<{ n: string }>(db.url, "SELECT count(*)::text AS n FROM runs WHERE status = 'interrupted' AND tool_name = 'slow_count' AND finished_at >= $1", [new Date(killedAt)]);
+    const interrupted = await query<{ n: string }>(
+      db.url,
+      "SELECT count(*)::text AS n FROM runs WHERE status = 'interrupted' AND tool_name = 'slow_count' AND finished_at >= $1",
+      [new Date(killedAt)],
+    );
     expect(Number(interrupted[0]!.n), "A's long runs end interrupted").toBe(2);
 
-    for (const { run } of queuedOnA) expect((await waitForStatus(b, run.id, (st) => st !== "queued" && st !== "running")).status, "a queued run acknowledged by A is run by the worker").toBe("success");
+    for (const { run } of queuedOnA)
+      expect((await waitForStatus(b, run.id, (st) => st !== "queued" && st !== "running")).status, "a queued run acknowledged by A is run by the worker").toBe(
+        "success",
+      );
 
     const account = await accountRuns(db.url, calls);
     expect(account.lost).toEqual([]);

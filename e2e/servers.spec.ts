@@ -39,7 +39,9 @@ test("add a server on the Servers page, run its image tool, find the run in hist
 
 test("adding a name a disabled server holds says so and offers to enable that one", async ({ page, request }) => {
   const name = `held-${Date.now().toString(36)}`;
-  const add = await request.post("/api/servers", { data: { name, transport: "stdio", command: process.execPath, args: ["examples/mcp-server/server.mjs"], enabled: false } });
+  const add = await request.post("/api/servers", {
+    data: { name, transport: "stdio", command: process.execPath, args: ["examples/mcp-server/server.mjs"], enabled: false },
+  });
   expect(add.status(), await add.text()).toBe(201);
   const again = await request.post("/api/servers", { data: { name, transport: "stdio", command: "node" } });
   expect(again.status()).toBe(409);
@@ -61,7 +63,9 @@ test("adding a name a disabled server holds says so and offers to enable that on
 async function ensureDemoServer(request: APIRequestContext): Promise<void> {
   const has = async () => ((await (await request.get("/api/tools")).json()).tools as { name: string }[]).some((t) => t.name === "demo__tiny_audio");
   if (await has()) return;
-  const add = await request.post("/api/servers", { data: { name: "demo", transport: "stdio", command: process.execPath, args: ["examples/mcp-server/server.mjs"] } });
+  const add = await request.post("/api/servers", {
+    data: { name: "demo", transport: "stdio", command: process.execPath, args: ["examples/mcp-server/server.mjs"] },
+  });
   expect(add.status(), await add.text()).toBe(201);
   await expect.poll(has, { timeout: 30_000 }).toBe(true);
 }

@@ -39,7 +39,10 @@ test("a run in flight shows its elapsed time and its record in the recent runs; 
   // Focus is on the result, and its status line shows: below the sticky header, inside the window.
   await expect(page.getByTestId("result-panel")).toBeFocused();
   const header = (await page.locator("header.sticky").boundingBox())!;
-  const status = (await output.locator("span", { hasText: /^success$/ }).first().boundingBox())!;
+  const status = (await output
+    .locator("span", { hasText: /^success$/ })
+    .first()
+    .boundingBox())!;
   expect(status.y).toBeGreaterThanOrEqual(header.y + header.height);
   expect(status.y + status.height).toBeLessThanOrEqual(844);
   await page.screenshot({ path: "e2e/.artifacts/screens/run-finished-phone.png" });
@@ -55,7 +58,10 @@ test("at 1440 px, a tall result's status line lands in view below the header, an
   expect((await output.boundingBox())!.height, "a result taller than the window").toBeGreaterThan(900);
   await expect(page.getByTestId("result-panel")).toBeFocused();
   const header = (await page.locator("header.sticky").boundingBox())!;
-  const status = (await output.locator("span", { hasText: /^success$/ }).first().boundingBox())!;
+  const status = (await output
+    .locator("span", { hasText: /^success$/ })
+    .first()
+    .boundingBox())!;
   expect(status.y).toBeGreaterThanOrEqual(header.y + header.height);
   expect(status.y + status.height).toBeLessThanOrEqual(900);
   await page.screenshot({ path: "e2e/.artifacts/screens/run-finished-tall-1440.png" });
@@ -79,17 +85,25 @@ test("at 1440 px, a tall result's status line lands in view below the header, an
   await expect(page.getByTestId("image-dialog")).toBeHidden();
   const [download] = await Promise.all([page.waitForEvent("download"), image.getByTestId("image-download").click()]);
   expect(download.suggestedFilename()).toMatch(/\.png$/);
-  expect(readFileSync((await download.path())!).subarray(1, 4).toString("latin1")).toBe("PNG");
+  expect(
+    readFileSync((await download.path())!)
+      .subarray(1, 4)
+      .toString("latin1"),
+  ).toBe("PNG");
 });
 
 test("compare shows two image runs as images side by side, without base64 in the diff", async ({ page, request }) => {
-  const run = async (values: number[]) => (await (await request.post("/api/tools/chart_png/run", { data: { arguments: { values, width: 200, height: 100 } } })).json()).run;
+  const run = async (values: number[]) =>
+    (await (await request.post("/api/tools/chart_png/run", { data: { arguments: { values, width: 200, height: 100 } } })).json()).run;
   const a = await run([1, 2, 3]);
   const b = await run([3, 2, 1, 5]);
   await page.goto(`/runs/compare?run=${a.id}&run=${b.id}`);
   const outputs = page.getByTestId("compare-outputs");
   await expect(outputs.getByTestId("content-image")).toHaveCount(2);
-  const [left, right] = [(await outputs.getByTestId("content-image").nth(0).boundingBox())!, (await outputs.getByTestId("content-image").nth(1).boundingBox())!];
+  const [left, right] = [
+    (await outputs.getByTestId("content-image").nth(0).boundingBox())!,
+    (await outputs.getByTestId("content-image").nth(1).boundingBox())!,
+  ];
   expect(right.x).toBeGreaterThan(left.x + left.width - 1); // side by side, not stacked
   expect(Math.abs(right.y - left.y)).toBeLessThan(40);
   // Both structured contents are there to read side by side, and the diff names the paths.
@@ -137,7 +151,10 @@ test("settings: a refused save says so beside Save, with the refused line highli
   await expect(page.locator(".monaco-editor .studio-error-gutter").first()).toBeVisible();
   // ...and it is the refused line: the mark sits level with that line's number and its text.
   const mark = (await page.locator(".monaco-editor .studio-error-line").boundingBox())!;
-  const lineNumber = (await page.locator(".monaco-editor .line-numbers").filter({ hasText: new RegExp(`^${line}$`) }).boundingBox())!;
+  const lineNumber = (await page
+    .locator(".monaco-editor .line-numbers")
+    .filter({ hasText: new RegExp(`^${line}$`) })
+    .boundingBox())!;
   expect(Math.abs(lineNumber.y - mark.y)).toBeLessThan(2);
   const refusedText = (await page.locator(".monaco-editor .view-line").filter({ hasText: '"alias": 42,' }).boundingBox())!;
   expect(Math.abs(refusedText.y - mark.y)).toBeLessThan(2);

@@ -49,7 +49,12 @@ try {
   fail(`--url must be the studio's http(s) address (got ${JSON.stringify(base)})`);
 }
 const targets: Target[] = [];
-for (const t of args.for ? args.for.split(",").map((s) => s.trim()).filter(Boolean) : TARGETS) {
+for (const t of args.for
+  ? args.for
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+  : TARGETS) {
   if (!isTarget(t)) fail(`--for: ${JSON.stringify(t)} is not a target (one or more of ${TARGETS.join(", ")}, comma-separated)`);
   if (!targets.includes(t)) targets.push(t);
 }

@@ -28,7 +28,10 @@ if (!name) {
 
 // Prisma's folder naming: UTC yyyymmddHHMMSS_<snake_case name>.
 const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
-const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+const slug = name
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, "_")
+  .replace(/^_+|_+$/g, "");
 const dir = path.join(migrationsDir, `${stamp}_${slug}`);
 await mkdir(dir, { recursive: true });
 await writeFile(path.join(dir, "migration.sql"), diff.sql);

@@ -54,7 +54,8 @@ const mcp = Object.fromEntries(await Promise.all(["GET", "POST", "DELETE"].map(a
 const { default: nextConfig } = await import(path.join(root, "next.config.mjs"));
 const configHeaders = [];
 for (const rule of (await nextConfig.headers?.()) ?? []) {
-  if (rule.source !== "/:path*" || rule.has || rule.missing) throw new Error(`scripts/server.mjs applies only header rules for "/:path*"; add support for ${JSON.stringify(rule.source)} here`);
+  if (rule.source !== "/:path*" || rule.has || rule.missing)
+    throw new Error(`scripts/server.mjs applies only header rules for "/:path*"; add support for ${JSON.stringify(rule.source)} here`);
   configHeaders.push(...rule.headers.map((h) => [h.key.toLowerCase(), h.value]));
 }
 

@@ -29,7 +29,9 @@ function buildIsStale() {
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
   const sources = ["app", "components", "lib", "public", "prisma"].map((d) => newestMtime(path.join(root, d)));
-  const files = ["next.config.mjs", "package.json", "postcss.config.mjs", "proxy.ts", "instrumentation.ts"].map((f) => (existsSync(path.join(root, f)) ? statSync(path.join(root, f)).mtimeMs : 0));
+  const files = ["next.config.mjs", "package.json", "postcss.config.mjs", "proxy.ts", "instrumentation.ts"].map((f) =>
+    existsSync(path.join(root, f)) ? statSync(path.join(root, f)).mtimeMs : 0,
+  );
   return Math.max(...sources, ...files) > built;
 }
 

@@ -33,6 +33,8 @@ echo "== typecheck"
 npx tsc --noEmit
 echo "== lint and architecture boundaries"
 npm run -s lint
+echo "== formatting (Prettier; npm run format fixes it)"
+npm run -s format:check
 echo "== unit and integration tests, with lib/ coverage (floors in vitest.config.ts)"
 npx vitest run --coverage
 # Built here, when the sources changed, so Playwright's server start (240 s) only has to serve it.

@@ -37,6 +37,7 @@ async function stop(signal: string): Promise<void> {
   }
   process.exit(0);
 }
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => {
-  stop(sig).catch((err) => console.error(err));
-});
+for (const sig of ["SIGINT", "SIGTERM"] as const)
+  process.on(sig, () => {
+    stop(sig).catch((err) => console.error(err));
+  });

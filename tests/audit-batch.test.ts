@@ -30,7 +30,18 @@ async function session(db: TestDatabase): Promise<pg.Client> {
   return c;
 }
 
-type RawRow = { seq: string; at: Date; actor: string; action: string; target: string | null; detail: unknown; from_addr: string | null; prev_hash: string; hash: string; tx: string };
+type RawRow = {
+  seq: string;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  from_addr: string | null;
+  prev_hash: string;
+  hash: string;
+  tx: string;
+};
 
 async function rows(c: pg.Client): Promise<RawRow[]> {
   return (await c.query<RawRow>("SELECT *, xmin::text AS tx FROM audit_log ORDER BY seq")).rows;
@@ -38,7 +49,17 @@ async function rows(c: pg.Client): Promise<RawRow[]> {
 
 /** The entry a caller should have got for this row. */
 function asEntry(r: RawRow): AuditEntry {
-  return { seq: Number(r.seq), at: r.at.toISOString(), actor: r.actor, action: r.action, target: r.target, detail: r.detail, from: r.from_addr, prevHash: r.prev_hash, hash: r.hash };
+  return {
+    seq: Number(r.seq),
+    at: r.at.toISOString(),
+    actor: r.actor,
+    action: r.action,
+    target: r.target,
+    detail: r.detail,
+    from: r.from_addr,
+    prevHash: r.prev_hash,
+    hash: r.hash,
+  };
 }
 
 /** Sizes of the writing transactions, in chain order. */
@@ -114,7 +135,11 @@ describe("group commit", () => {
   it("an invalid input is refused for its caller only; the others of the same tick are written", async () => {
     const db = await freshDb();
     const log = new AuditLog(db.prisma);
-    const results = await Promise.allSettled([log.append(run("a", 0)), log.append({ actor: "b", action: "Not An Action" as AuditAction }), log.append(run("c", 2))]);
+    const results = await Promise.allSettled([
+      log.append(run("a", 0)),
+      log.append({ actor: "b", action: "Not An Action" as AuditAction }),
+      log.append(run("c", 2)),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(AuditInputError);
     expect(results.flatMap((r) => (r.status === "fulfilled" ? [r.value.seq] : []))).toEqual([1, 2]);

@@ -23,7 +23,10 @@ afterAll(async () => {
 
 async function verify(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(tsx, ["--conditions=react-server", "scripts/audit-verify.ts", ...args], { cwd: root, env: { ...process.env, DATABASE_URL: db.url } });
+    const { stdout, stderr } = await run(tsx, ["--conditions=react-server", "scripts/audit-verify.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: db.url },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

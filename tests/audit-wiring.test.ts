@@ -96,10 +96,19 @@ describe("config changes", () => {
     await sync.start();
     let entries = await configEntries();
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ actor: "local:ann", target: file, from: null, detail: { source: "disk", revision: 1, sha256: sha256Hex("{}\n"), error: null } });
+    expect(entries[0]).toMatchObject({
+      actor: "local:ann",
+      target: file,
+      from: null,
+      detail: { source: "disk", revision: 1, sha256: sha256Hex("{}\n"), error: null },
+    });
 
     // a second start with the same file records nothing new
-    const again = new ConfigSync({ store: new ConfigStore(file, { createFromExample: false }), revisions: new ConfigRevisions(db.prisma, audit, false), fileAuthor });
+    const again = new ConfigSync({
+      store: new ConfigStore(file, { createFromExample: false }),
+      revisions: new ConfigRevisions(db.prisma, audit, false),
+      fileAuthor,
+    });
     await again.start();
     again.stop();
     expect(await configEntries()).toHaveLength(1);
@@ -119,7 +128,10 @@ describe("config changes", () => {
     await sync.idle();
     entries = await configEntries();
     expect(entries).toHaveLength(3);
-    expect(entries[2]).toMatchObject({ from: "forwarded 10.1.2.3, 127.0.0.1; ua curl/8.5", detail: { source: "api", revision: 3, sha256: sha256Hex(saved), error: null } });
+    expect(entries[2]).toMatchObject({
+      from: "forwarded 10.1.2.3, 127.0.0.1; ua curl/8.5",
+      detail: { source: "api", revision: 3, sha256: sha256Hex(saved), error: null },
+    });
 
     // a broken edit on disk is reported by the store but is not a revision (nothing to audit)
     fs.writeFileSync(file, "{ oops");

@@ -48,7 +48,17 @@ async function tamper(fn: (c: pg.Client) => Promise<unknown>) {
   }
 }
 
-type RawRow = { seq: string; at: Date; actor: string; action: string; target: string | null; detail: unknown; from_addr: string | null; prev_hash: string; hash: string };
+type RawRow = {
+  seq: string;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  from_addr: string | null;
+  prev_hash: string;
+  hash: string;
+};
 async function row(seq: number): Promise<RawRow> {
   return (await sql("SELECT * FROM audit_log WHERE seq = $1", [seq])).rows[0] as RawRow;
 }
@@ -59,9 +69,7 @@ describe("appending", () => {
     try {
       const second = new AuditLog(other.prisma);
       const results = await Promise.all(
-        Array.from({ length: 32 }, (_, i) =>
-          (i % 2 ? second : audit).append({ actor: `caller-${i}`, action: "run", target: "echo", detail: { i } }),
-        ),
+        Array.from({ length: 32 }, (_, i) => (i % 2 ? second : audit).append({ actor: `caller-${i}`, action: "run", target: "echo", detail: { i } })),
       );
       expect(results.map((e) => e.seq).sort((a, b) => a - b)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
     } finally {
@@ -92,13 +100,26 @@ describe("appending", () => {
     expect(e.detail).toEqual({ when: "2026-01-02T03:04:05.678Z", n: null, deep: { "k\uFFFD": ["\uFFFD", 1.5, 0, 1e21] } });
     // the hash can be recomputed by anyone from the documented fields
     const r = await row(e.seq);
-    expect(entryHash({ seq: Number(r.seq), at: r.at, actor: r.actor, action: r.action, target: r.target, detail: r.detail, fromAddr: r.from_addr, prevHash: r.prev_hash })).toBe(r.hash);
+    expect(
+      entryHash({
+        seq: Number(r.seq),
+        at: r.at,
+        actor: r.actor,
+        action: r.action,
+        target: r.target,
+        detail: r.detail,
+        fromAddr: r.from_addr,
+        prevHash: r.prev_hash,
+      }),
+    ).toBe(r.hash);
     expect((await audit.verify()).ok).toBe(true);
   });
 
   it("refuses entries it could not store faithfully", async () => {
     await expect(audit.append({ actor: "", action: "run" })).rejects.toBeInstanceOf(AuditInputError);
-    await expect(audit.append({ actor: "a", action: "Not An Action" as AuditAction /* a JavaScript caller: the runtime check */ })).rejects.toBeInstanceOf(AuditInputError);
+    await expect(audit.append({ actor: "a", action: "Not An Action" as AuditAction /* a JavaScript caller: the runtime check */ })).rejects.toBeInstanceOf(
+      AuditInputError,
+    );
     await expect(audit.append({ actor: "a", action: "run", detail: { big: 1n } })).rejects.toBeInstanceOf(AuditInputError);
     await expect(audit.append({ actor: "a", action: "run", detail: "x".repeat(70_000) })).rejects.toBeInstanceOf(AuditInputError);
     // a huge header is shortened, not a lost entry
@@ -165,7 +186,15 @@ describe("verify() catches forgeries that get past the triggers", () => {
 
     await tamper((c) =>
       c.query("INSERT INTO audit_log (seq, at, actor, action, target, detail, from_addr, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)", [
-        orig.seq, orig.at, orig.actor, orig.action, orig.target, JSON.stringify(orig.detail), orig.from_addr, orig.prev_hash, orig.hash,
+        orig.seq,
+        orig.at,
+        orig.actor,
+        orig.action,
+        orig.target,
+        JSON.stringify(orig.detail),
+        orig.from_addr,
+        orig.prev_hash,
+        orig.hash,
       ]),
     );
     expect((await audit.verify()).ok).toBe(true);
@@ -174,10 +203,23 @@ describe("verify() catches forgeries that get past the triggers", () => {
   it("a middle entry re-hashed after the edit: the next entry's prevHash no longer matches", async () => {
     const orig = await row(20);
     const forgedDetail = { i: 12345 };
-    const forgedHash = entryHash({ seq: 20, at: orig.at, actor: orig.actor, action: orig.action, target: orig.target, detail: forgedDetail, fromAddr: orig.from_addr, prevHash: orig.prev_hash });
+    const forgedHash = entryHash({
+      seq: 20,
+      at: orig.at,
+      actor: orig.actor,
+      action: orig.action,
+      target: orig.target,
+      detail: forgedDetail,
+      fromAddr: orig.from_addr,
+      prevHash: orig.prev_hash,
+    });
     await tamper((c) => c.query("UPDATE audit_log SET detail = $1::jsonb, hash = $2 WHERE seq = 20", [JSON.stringify(forgedDetail), forgedHash]));
     const report = await audit.verify();
-    expect(report).toMatchObject({ ok: false, entries: 20, firstBad: { seq: 21, reason: expect.stringMatching(/^prevHash does not match the hash of entry #20/) } });
+    expect(report).toMatchObject({
+      ok: false,
+      entries: 20,
+      firstBad: { seq: 21, reason: expect.stringMatching(/^prevHash does not match the hash of entry #20/) },
+    });
 
     await tamper((c) => c.query("UPDATE audit_log SET detail = $1::jsonb, hash = $2 WHERE seq = 20", [JSON.stringify(orig.detail), orig.hash]));
     expect((await audit.verify()).ok).toBe(true);
@@ -204,7 +246,15 @@ describe("verify() catches forgeries that get past the triggers", () => {
     expect((await audit.verify()).firstBad).toEqual({ seq: 2, reason: "entry #1 is missing (removed from the chain)" });
     await tamper((c) =>
       c.query("INSERT INTO audit_log (seq, at, actor, action, target, detail, from_addr, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)", [
-        orig.seq, orig.at, orig.actor, orig.action, orig.target, JSON.stringify(orig.detail), orig.from_addr, orig.prev_hash, orig.hash,
+        orig.seq,
+        orig.at,
+        orig.actor,
+        orig.action,
+        orig.target,
+        JSON.stringify(orig.detail),
+        orig.from_addr,
+        orig.prev_hash,
+        orig.hash,
       ]),
     );
     expect((await audit.verify()).ok).toBe(true);
@@ -218,7 +268,16 @@ describe("verify() catches forgeries that get past the triggers", () => {
       let prev = rows[0]!.prev_hash;
       for (const r of rows) {
         const detail = Number(r.seq) === 25 ? { i: "rewritten" } : r.detail;
-        const hash = entryHash({ seq: Number(r.seq), at: r.at, actor: r.actor, action: r.action, target: r.target, detail, fromAddr: r.from_addr, prevHash: prev });
+        const hash = entryHash({
+          seq: Number(r.seq),
+          at: r.at,
+          actor: r.actor,
+          action: r.action,
+          target: r.target,
+          detail,
+          fromAddr: r.from_addr,
+          prevHash: prev,
+        });
         await c.query("UPDATE audit_log SET detail = $1::jsonb, prev_hash = $2, hash = $3 WHERE seq = $4", [JSON.stringify(detail), prev, hash, r.seq]);
         prev = hash;
       }
@@ -298,7 +357,11 @@ describe("on PGlite", () => {
         expect(lite.kind).toBe("pglite");
         await lite.migrate();
         const log = new AuditLog(lite.prisma);
-        await Promise.all(Array.from({ length: 8 }, (_, i) => log.append({ actor: "local:t", action: "run", target: "echo", detail: { i, nested: { b: 1, a: [true, null] } } })));
+        await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            log.append({ actor: "local:t", action: "run", target: "echo", detail: { i, nested: { b: 1, a: [true, null] } } }),
+          ),
+        );
         await log.append({ actor: "local:t", action: "purge", target: "runs", detail: null });
         expect(await log.verify({ batch: 4 })).toMatchObject({ ok: true, entries: 9, head: { seq: 9 } });
         expect((await log.list({ action: "run", limit: 3 })).entries.map((e) => e.seq)).toEqual([8, 7, 6]);

@@ -81,7 +81,10 @@ describe.each([
   });
   beforeEach(() => {
     logged.length = 0;
-    for (const level of ["error", "warn"] as const) vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : String(a))).join(" ")));
+    for (const level of ["error", "warn"] as const)
+      vi.spyOn(console, level).mockImplementation(
+        (...args: unknown[]) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : String(a))).join(" ")),
+      );
   });
   afterEach(() => vi.restoreAllMocks());
 
@@ -94,13 +97,23 @@ describe.each([
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${args}${meta}}}`;
     const req = new Request("http://127.0.0.1:3000/api/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": era, ...(era === "2026-07-28" ? { "mcp-method": "tools/call", "mcp-name": tool } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": era,
+        ...(era === "2026-07-28" ? { "mcp-method": "tools/call", "mcp-name": tool } : {}),
+      },
       body,
     });
     const res = await handleMcpRequest(req, { studio, actor: "bad-input-test" });
     const text = await res.text();
     // An SSE answer carries the JSON-RPC message in its data line.
-    const json = res.headers.get("content-type")?.includes("text/event-stream") ? text.split("\n").find((l) => l.startsWith("data: "))!.slice(6) : text;
+    const json = res.headers.get("content-type")?.includes("text/event-stream")
+      ? text
+          .split("\n")
+          .find((l) => l.startsWith("data: "))!
+          .slice(6)
+      : text;
     return { status: res.status, body: JSON.parse(json) as Record<string, unknown> };
   }
 
@@ -140,7 +153,16 @@ describe.each([
     for (let i = 0; i < 3; i++) await audit.append({ actor: "bad-input-test", action: "config.change", target: `t${i}` });
     const t0 = Date.parse("2026-01-01T00:00:00Z");
     for (let i = 0; i < 3; i++) {
-      const s = { id: randomUUID(), toolName: "cursor_tool", toolSource: "builtin", toolSpecHash: "h", arguments: {}, startedAt: new Date(t0 + i), actor: "a", origin: "api" as const };
+      const s = {
+        id: randomUUID(),
+        toolName: "cursor_tool",
+        toolSource: "builtin",
+        toolSpecHash: "h",
+        arguments: {},
+        startedAt: new Date(t0 + i),
+        actor: "a",
+        origin: "api" as const,
+      };
       await runs.record(s, { status: "rejected", finishedAt: new Date(t0 + i), error: { kind: "invalid_args", message: "x" } });
     }
     // Given out: each page's cursor leads to the next page.
@@ -153,13 +175,42 @@ describe.each([
     const runId = randomUUID();
     const forged: string[] = [];
     // Dates JavaScript takes and PostgreSQL does not, and dates no calendar has.
-    for (const iso of ["-271821-04-20T00:00:00.000Z", "+275760-09-13T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z", "-000001-12-31T23:59:59.999Z", "2024-02-30T00:00:00.000Z", "2024-01-01T25:61:00.000Z", "2024-01-01", "1e20", "", "2024-01-01T00:00:00Z"]) {
+    for (const iso of [
+      "-271821-04-20T00:00:00.000Z",
+      "+275760-09-13T00:00:00.000Z",
+      "0000-01-01T00:00:00.000Z",
+      "+010000-01-01T00:00:00.000Z",
+      "-000001-12-31T23:59:59.999Z",
+      "2024-02-30T00:00:00.000Z",
+      "2024-01-01T25:61:00.000Z",
+      "2024-01-01",
+      "1e20",
+      "",
+      "2024-01-01T00:00:00Z",
+    ]) {
       forged.push(b64(`${iso}|${runId}`), b64(`${iso}|1`));
     }
     // Well-formed times with the wrong key, extra parts, or not the studio's encoding.
     const good = "2024-01-01T00:00:00.000Z";
-    forged.push(b64(`${good}|${runId.toUpperCase()}`), b64(`${good}|${"-".repeat(36)}`), b64(`${good}|${runId}|x`), b64(`${good}|0`), b64(`${good}|01`), b64(`${good}|${"9".repeat(19)}`), b64(`${good}|\u0000`), b64(good));
-    forged.push(`${b64(`${good}|${runId}`)}=`, `${b64(`${good}|1`)}==`, `${b64(`${good}|${runId}`)}A`, Buffer.from(`${good}|${runId}`).toString("base64"), "garbage!", "%00", "z".repeat(5000));
+    forged.push(
+      b64(`${good}|${runId.toUpperCase()}`),
+      b64(`${good}|${"-".repeat(36)}`),
+      b64(`${good}|${runId}|x`),
+      b64(`${good}|0`),
+      b64(`${good}|01`),
+      b64(`${good}|${"9".repeat(19)}`),
+      b64(`${good}|\u0000`),
+      b64(good),
+    );
+    forged.push(
+      `${b64(`${good}|${runId}`)}=`,
+      `${b64(`${good}|1`)}==`,
+      `${b64(`${good}|${runId}`)}A`,
+      Buffer.from(`${good}|${runId}`).toString("base64"),
+      "garbage!",
+      "%00",
+      "z".repeat(5000),
+    );
     for (const c of forged) {
       await expect(runs.list({ limit: 2, cursor: c }), `runs cursor ${JSON.stringify(c.slice(0, 60))}`).rejects.toMatchObject({ name: "CursorError" });
       await expect(audit.list({ limit: 2, cursor: c }), `audit cursor ${JSON.stringify(c.slice(0, 60))}`).rejects.toMatchObject({ name: "AuditCursorError" });
@@ -168,14 +219,64 @@ describe.each([
 
   it("answers a value no index can hold, or a character no column can, as the input's 400, never a 500", async () => {
     // Random text: PostgreSQL compresses what it indexes, and a run of one letter fits any index.
-    const long = (n: number) => randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n);
+    const long = (n: number) =>
+      randomBytes(Math.ceil(n / 2))
+        .toString("hex")
+        .slice(0, n);
     const attempts: [string, () => Promise<unknown>][] = [
-      ["a preset name (unique index)", () => db.prisma.runPreset.create({ data: { id: randomUUID(), toolName: "add", name: long(10_000), arguments: {}, createdBy: "t" } })],
-      ["a run's actor (index)", () => runs.record({ id: randomUUID(), toolName: "add", toolSource: "builtin", toolSpecHash: "h", arguments: {}, startedAt: new Date(), actor: long(900_000), origin: "api" }, { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } })],
-      ["a run's tool name (index)", () => runs.record({ id: randomUUID(), toolName: long(9_000), toolSource: "builtin", toolSpecHash: "h", arguments: {}, startedAt: new Date(), actor: "a", origin: "api" }, { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } })],
-      ["a user's e-mail (unique index)", () => db.prisma.user.create({ data: { id: randomUUID(), email: `${long(20_000)}@example.invalid`, name: "n", emailVerified: false, createdAt: new Date(), updatedAt: new Date() } })],
-      ["a rate-limit key (unique index)", () => db.prisma.rateLimit.create({ data: { id: randomUUID(), key: long(30_000), count: 1, lastRequest: BigInt(Date.now()) } })],
-      ["NUL in a text column", () => db.prisma.runPreset.create({ data: { id: randomUUID(), toolName: "add", name: "a\u0000b", arguments: {}, createdBy: "t" } })],
+      [
+        "a preset name (unique index)",
+        () => db.prisma.runPreset.create({ data: { id: randomUUID(), toolName: "add", name: long(10_000), arguments: {}, createdBy: "t" } }),
+      ],
+      [
+        "a run's actor (index)",
+        () =>
+          runs.record(
+            {
+              id: randomUUID(),
+              toolName: "add",
+              toolSource: "builtin",
+              toolSpecHash: "h",
+              arguments: {},
+              startedAt: new Date(),
+              actor: long(900_000),
+              origin: "api",
+            },
+            { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } },
+          ),
+      ],
+      [
+        "a run's tool name (index)",
+        () =>
+          runs.record(
+            {
+              id: randomUUID(),
+              toolName: long(9_000),
+              toolSource: "builtin",
+              toolSpecHash: "h",
+              arguments: {},
+              startedAt: new Date(),
+              actor: "a",
+              origin: "api",
+            },
+            { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } },
+          ),
+      ],
+      [
+        "a user's e-mail (unique index)",
+        () =>
+          db.prisma.user.create({
+            data: { id: randomUUID(), email: `${long(20_000)}@example.invalid`, name: "n", emailVerified: false, createdAt: new Date(), updatedAt: new Date() },
+          }),
+      ],
+      [
+        "a rate-limit key (unique index)",
+        () => db.prisma.rateLimit.create({ data: { id: randomUUID(), key: long(30_000), count: 1, lastRequest: BigInt(Date.now()) } }),
+      ],
+      [
+        "NUL in a text column",
+        () => db.prisma.runPreset.create({ data: { id: randomUUID(), toolName: "add", name: "a\u0000b", arguments: {}, createdBy: "t" } }),
+      ],
       ["NUL in a JSON column", () => db.sql.query("SELECT $1::jsonb AS j", ['{"a":"\\u0000"}'])],
       ["a lone surrogate in a JSON column", () => db.sql.query("SELECT $1::jsonb AS j", ['{"a":"\\udc00"}'])],
       ["a date before 4713 BC", () => db.sql.query("SELECT $1::timestamptz AS t", ["-271821-04-20T00:00:00.000Z"])],

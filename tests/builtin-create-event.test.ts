@@ -156,9 +156,7 @@ describe("create_event", () => {
     expect(lines).toContain("ATTENDEE;CN=Grace Hopper;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:grace@example.com");
     expect(lines).toContain("ATTENDEE;CN=Ada Lovelace;ROLE=CHAIR;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:ada@example.com");
     expect(lines.filter((l) => l.startsWith("ATTENDEE"))).toHaveLength(3);
-    expect(lines.find((l) => l.startsWith("DESCRIPTION:"))).toBe(
-      "DESCRIPTION:Agenda:\\n1. Review\\; 2. Plan\\, 3. Wrap up\\n\\nAlso attending: Walk-in guest",
-    );
+    expect(lines.find((l) => l.startsWith("DESCRIPTION:"))).toBe("DESCRIPTION:Agenda:\\n1. Review\\; 2. Plan\\, 3. Wrap up\\n\\nAlso attending: Walk-in guest");
     expect(lines.find((l) => l.startsWith("UID:"))).toBe(`UID:${summary.uid}`);
     expect(lines.filter((l) => l === "BEGIN:VEVENT")).toHaveLength(1);
   });

@@ -6,7 +6,15 @@ import { call, strictAjv, testContext } from "@/tests/helpers/builtin-tools";
 const data = {
   orders: [
     { id: 1, customer: "ada", total: 120, items: [{ sku: "A", qty: 2 }] },
-    { id: 2, customer: "bob", total: 35, items: [{ sku: "B", qty: 1 }, { sku: "C", qty: 4 }] },
+    {
+      id: 2,
+      customer: "bob",
+      total: 35,
+      items: [
+        { sku: "B", qty: 1 },
+        { sku: "C", qty: 4 },
+      ],
+    },
     { id: 3, customer: "ada", total: 80, items: [] },
   ],
 };

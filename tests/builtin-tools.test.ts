@@ -10,9 +10,7 @@ describe("builtin tools", () => {
     registry.addSource(builtinSource);
     const { tools, collisions } = await registry.snapshot();
     expect(collisions).toEqual([]);
-    expect(tools.map((t) => t.spec.name).sort()).toEqual(
-      ["add", "chart_png", "create_event", "fail", "json_query", "slow_count"].sort(),
-    );
+    expect(tools.map((t) => t.spec.name).sort()).toEqual(["add", "chart_png", "create_event", "fail", "json_query", "slow_count"].sort());
     expect((await registry.get("add"))?.spec.title).toBe("Add two integers");
   });
 

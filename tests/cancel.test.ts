@@ -51,7 +51,16 @@ describe("cancel across instances", () => {
     expect(await requestCancel({ runs: store, notifier: asker }, crypto.randomUUID())).toEqual({ kind: "not_found" });
 
     // A run row `running` whose owner is gone (nobody follows the channel for it): asked, not cancelled.
-    const orphan: RunStart = { id: crypto.randomUUID(), toolName: "gate", toolSource: "builtin", toolSpecHash: "h", arguments: {}, startedAt: new Date(), actor: "t@example.com", origin: "api" };
+    const orphan: RunStart = {
+      id: crypto.randomUUID(),
+      toolName: "gate",
+      toolSource: "builtin",
+      toolSpecHash: "h",
+      arguments: {},
+      startedAt: new Date(),
+      actor: "t@example.com",
+      origin: "api",
+    };
     await store.start(orphan);
     expect(await requestCancel({ runs: store, notifier: asker, waitMs: 200, pollMs: 20 }, orphan.id)).toEqual({ kind: "requested" });
     // Without a notifier (PGlite: one process) a run that is not here is not in flight anywhere.
@@ -92,7 +101,10 @@ describe("who may cancel a run", () => {
     // A caller without a user (an environment token) is matched by its actor name.
     const d = await start("token:STUDIO_MCP_TOKEN", null);
     expect((await requestCancel({ runs: store, notifier: asker }, d.id, mallory)).kind).toBe("forbidden");
-    expect(await requestCancel({ runs: store, notifier: asker }, d.id, { actor: "token:STUDIO_MCP_TOKEN", userId: null, role: "runner" })).toEqual({ kind: "cancelled", status: "cancelled" });
+    expect(await requestCancel({ runs: store, notifier: asker }, d.id, { actor: "token:STUDIO_MCP_TOKEN", userId: null, role: "runner" })).toEqual({
+      kind: "cancelled",
+      status: "cancelled",
+    });
     await d.done;
     expect(await requestCancel({ runs: store, notifier: asker }, crypto.randomUUID(), mallory)).toEqual({ kind: "not_found" });
   });

@@ -56,7 +56,8 @@ async function within<T>(ms: number, what: string, check: () => T | undefined | 
 }
 
 const defaultAgent = (i: Instance) => i.store.current().config.defaultAgent;
-const revisions = async () => (await db.prisma.configRevision.findMany({ orderBy: { id: "asc" } })).map((r) => ({ id: r.id, author: r.author, source: r.source, hash: r.hash }));
+const revisions = async () =>
+  (await db.prisma.configRevision.findMany({ orderBy: { id: "asc" } })).map((r) => ({ id: r.id, author: r.author, source: r.source, hash: r.hash }));
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -100,7 +101,11 @@ describe("config revisions across instances", () => {
     expect(b.store.current().version).toBe(versionOf(agents("charlie")));
     expect(b.sync.head()).toMatchObject({ id: 3, author: "ana@example.com", source: "api" });
     const { entries } = await a.audit.list({ action: "config.change", limit: 1 });
-    expect(entries[0]).toMatchObject({ actor: "ana@example.com", from: "addr 10.0.0.1", detail: { source: "api", revision: 3, version: versionOf(agents("charlie")) } });
+    expect(entries[0]).toMatchObject({
+      actor: "ana@example.com",
+      from: "addr 10.0.0.1",
+      detail: { source: "api", revision: 3, version: versionOf(agents("charlie")) },
+    });
   });
 
   it("two saves from the same version on two instances: one wins, the other is a conflict, and both end on the winner", async () => {
@@ -170,7 +175,9 @@ describe("config revisions across instances", () => {
     await admin.connect();
     try {
       // Drop every listening connection, then save at once: B's LISTEN is gone when the NOTIFY is sent.
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tool-studio-listen'");
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tool-studio-listen'",
+      );
       const r = await a.sync.save(agents("india"), { author: "ana@example.com", from: null, expectedVersion: a.store.current().version });
       expect(r.ok).toBe(true);
       await within(3000, "b has india after reconnecting", () => defaultAgent(b) === "india");
@@ -212,13 +219,17 @@ describe("without notifications", () => {
     fs.writeFileSync(file, agents("lima"));
     const prisma = await createPrisma({ databaseUrl: db.url });
     const store = new ConfigStore(file, { createFromExample: false, debounceMs: 10 });
-    const sync = new ConfigSync({ store, revisions: new ConfigRevisions(prisma.prisma, new AuditLog(prisma.prisma)), fileAuthor: () => "file:poll", pollMs: 50 });
+    const sync = new ConfigSync({
+      store,
+      revisions: new ConfigRevisions(prisma.prisma, new AuditLog(prisma.prisma)),
+      fileAuthor: () => "file:poll",
+      pollMs: 50,
+    });
     await sync.start();
     try {
       const r = await source.sync.save(agents("mike"), { author: "ana@example.com", from: null, expectedVersion: source.store.current().version });
       expect(r.ok).toBe(true);
       await within(3000, "the poll brings mike", () => store.current().config.defaultAgent === "mike");
-
     } finally {
       sync.stop();
       store.close();
@@ -274,7 +285,9 @@ describe("PgNotifier", () => {
         await within(2000, "one arrives", () => got.includes("one"));
         const admin = new pg.Client({ connectionString: db.url });
         await admin.connect();
-        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tool-studio-listen' AND pid <> pg_backend_pid()");
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tool-studio-listen' AND pid <> pg_backend_pid()",
+        );
         await admin.end();
         await within(3000, "the reconnect hooks ran", () => hooked > 0);
       } finally {

@@ -7,7 +7,9 @@ import type { ContentBlock } from "@/lib/tools/output";
 // A tool's content is passed on as its server sent it: whatever the blocks hold, the result
 // renders (never a crash), as text, with no script, no javascript: link and no unchecked media.
 const render = (content: unknown[], structuredContent?: unknown) =>
-  renderToStaticMarkup(createElement(ContentView, { content: content as ContentBlock[], structuredContent, reader: { server: "ex", access: { allowed: true, reason: null } } }));
+  renderToStaticMarkup(
+    createElement(ContentView, { content: content as ContentBlock[], structuredContent, reader: { server: "ex", access: { allowed: true, reason: null } } }),
+  );
 
 describe("ContentView with what a hostile or broken server sends", () => {
   it("renders malformed blocks as text or 'not shown', never throwing", () => {
@@ -19,7 +21,7 @@ describe("ContentView with what a hostile or broken server sends", () => {
       { type: "resource", resource: { uri: "a://c", blob: "not base64 !!", mimeType: "image/png" } },
       { type: "image", data: "AAAA", mimeType: "text/html" },
       { type: "image", data: "<svg onload=alert(3)>", mimeType: "image/png" },
-      { type: "audio", data: "AAAA", mimeType: "audio/wav\"><script>" },
+      { type: "audio", data: "AAAA", mimeType: 'audio/wav"><script>' },
       { type: "text", text: { not: "a string" } },
       { type: "text", text: "plain", annotations: { audience: "user", priority: "high", lastModified: 5 } },
       { type: "weird", payload: "<b>x</b>" },
@@ -37,7 +39,12 @@ describe("ContentView with what a hostile or broken server sends", () => {
   it("shows annotations, embedded media previews and a Read button for other schemes", () => {
     const png = "iVBORw0KGgo=";
     const html = render([
-      { type: "resource_link", uri: "example://notes/a.md", name: "a.md", annotations: { audience: ["user"], priority: 0.9, lastModified: "2026-11-30T12:00:00Z" } },
+      {
+        type: "resource_link",
+        uri: "example://notes/a.md",
+        name: "a.md",
+        annotations: { audience: ["user"], priority: 0.9, lastModified: "2026-11-30T12:00:00Z" },
+      },
       { type: "resource", resource: { uri: "file:///x.png", mimeType: "image/png", blob: png } },
       { type: "resource", resource: { uri: "file:///x.wav", mimeType: "audio/wav", blob: "UklGRg==" } },
     ]);

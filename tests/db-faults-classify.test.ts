@@ -22,7 +22,9 @@ describe("isDatabaseUnavailable", () => {
   });
 
   it("does not take a bad query for an outage", () => {
-    expect(isDatabaseUnavailable(prismaError("P2002", "Unique constraint failed", { cause: { originalCode: "23505", originalMessage: "duplicate key" } }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(prismaError("P2002", "Unique constraint failed", { cause: { originalCode: "23505", originalMessage: "duplicate key" } })),
+    ).toBe(false);
     expect(isDatabaseUnavailable(prismaError("P2025", "Record to update not found."))).toBe(false);
     expect(isDatabaseUnavailable(new Error("syntax error at or near"))).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);

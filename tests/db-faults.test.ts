@@ -38,7 +38,13 @@ suite("database faults", () => {
   /** The same client, polled for up to 5 s: no restart, no new pool. */
   const answersAgain = async (): Promise<boolean> => {
     for (let i = 0; i < 20; i++) {
-      if (await runs.list().then(() => true, () => false)) return true;
+      if (
+        await runs.list().then(
+          () => true,
+          () => false,
+        )
+      )
+        return true;
       await new Promise((r) => setTimeout(r, 250));
     }
     return false;
@@ -127,7 +133,8 @@ describe("a run's outcome is written once", () => {
   });
   const registry = new Registry();
   registry.addSource({ id: "builtin", list: () => [add] });
-  const entriesFor = async (id: string) => (await tdb.prisma.auditEntry.findMany({ where: { action: "run" } })).filter((e) => (e.detail as { runId?: string }).runId === id).length;
+  const entriesFor = async (id: string) =>
+    (await tdb.prisma.auditEntry.findMany({ where: { action: "run" } })).filter((e) => (e.detail as { runId?: string }).runId === id).length;
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
@@ -155,7 +162,10 @@ describe("a run's outcome is written once", () => {
     }
     const lossy = new LostAnswer(tdb.prisma, { onFinal: runAuditHook(audit) });
     let id = "";
-    const err = await executeTool({ registry, runs: lossy }, { tool: "add1", arguments: { n: 2 }, origin: "api", actor: "t@example.com", idempotencyKey: "lost-start", onStart: (i) => (id = i) }).catch((e: unknown) => e);
+    const err = await executeTool(
+      { registry, runs: lossy },
+      { tool: "add1", arguments: { n: 2 }, origin: "api", actor: "t@example.com", idempotencyKey: "lost-start", onStart: (i) => (id = i) },
+    ).catch((e: unknown) => e);
     expect(isDatabaseUnavailable(err)).toBe(true);
     expect(id, "the tool was not called").toBe("");
     const row = await tdb.prisma.run.findFirst({ where: { toolName: "add1", arguments: { equals: { n: 2 } } } });
@@ -170,7 +180,10 @@ describe("a run's outcome is written once", () => {
     expect(await entriesFor(row!.id)).toBe(1);
     // The tool never ran, so the run gave its Idempotency-Key up: the client's retry with it runs the tool.
     expect((await tdb.prisma.run.findUnique({ where: { id: row!.id } }))?.idempotencyKey).toBeNull();
-    const retry = await executeTool({ registry, runs: store }, { tool: "add1", arguments: { n: 2 }, origin: "api", actor: "t@example.com", idempotencyKey: "lost-start" });
+    const retry = await executeTool(
+      { registry, runs: store },
+      { tool: "add1", arguments: { n: 2 }, origin: "api", actor: "t@example.com", idempotencyKey: "lost-start" },
+    );
     expect(retry).toMatchObject({ status: "success", idempotencyKey: "lost-start" });
     expect(retry.idempotentReplay).toBeUndefined();
   });

@@ -16,7 +16,10 @@ let config: RuntimeConfig = RuntimeConfigSchema.parse({
     { type: "slack", alias: "ops", peers: ["research", "@marta"] },
     { type: "telegram", alias: "alerts", peers: ["@li"] },
   ],
-  groups: [{ name: "oncall", members: ["@marta", "@li"] }, { name: "qa", members: [] }],
+  groups: [
+    { name: "oncall", members: ["@marta", "@li"] },
+    { name: "qa", members: [] },
+  ],
   lists: { priorities: ["p1", "p2"] },
 });
 
@@ -56,7 +59,13 @@ describe("option domains at run time", () => {
   it("follows the live config: a value valid before an edit is rejected after it", async () => {
     const args = { channel: "slack.ops", target: "research", text: "hi" };
     expect((await executeTool(deps, { ...base, tool: "send_message", arguments: args })).status).toBe("success");
-    config = RuntimeConfigSchema.parse({ ...config, channels: [{ type: "slack", alias: "ops", peers: ["@marta"] }, { type: "telegram", alias: "alerts", peers: ["@li"] }] });
+    config = RuntimeConfigSchema.parse({
+      ...config,
+      channels: [
+        { type: "slack", alias: "ops", peers: ["@marta"] },
+        { type: "telegram", alias: "alerts", peers: ["@li"] },
+      ],
+    });
     const run = await executeTool(deps, { ...base, tool: "send_message", arguments: args });
     expect(run.status).toBe("rejected");
     expect(run.error?.details?.[0]?.message).toMatch(/"research" is not a valid choice .* valid choices: @marta/);

@@ -12,7 +12,12 @@ import { createTestDatabase, type TestDatabase } from "./helpers/db";
 const echo = defineTool({
   name: "echo",
   description: "echo",
-  inputSchema: { type: "object", properties: { msg: { type: "string" }, n: { type: "integer", minimum: 0 } }, required: ["msg"], additionalProperties: false } as const,
+  inputSchema: {
+    type: "object",
+    properties: { msg: { type: "string" }, n: { type: "integer", minimum: 0 } },
+    required: ["msg"],
+    additionalProperties: false,
+  } as const,
   outputSchema: { type: "object", properties: { msg: { type: "string" } }, required: ["msg"] },
   run: async ({ msg }) => structured({ msg }),
 });
@@ -101,7 +106,12 @@ describe("executeTool", () => {
   });
 
   it("rejects arguments that could not be stored as sent, keeping the storable copy it was given", async () => {
-    const run = await executeTool(deps, { ...base, tool: "echo", arguments: { msg: "nul \\u0000 here" }, inputProblems: [{ path: "/msg", message: "contains U+0000 (NUL), which cannot be stored" }] });
+    const run = await executeTool(deps, {
+      ...base,
+      tool: "echo",
+      arguments: { msg: "nul \\u0000 here" },
+      inputProblems: [{ path: "/msg", message: "contains U+0000 (NUL), which cannot be stored" }],
+    });
     expect(run).toMatchObject({ status: "rejected", arguments: { msg: "nul \\u0000 here" }, error: { kind: "invalid_args", details: [{ path: "/msg" }] } });
     expect(run.error?.message).toMatch(/altered for storage/);
   });

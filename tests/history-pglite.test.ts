@@ -24,9 +24,24 @@ beforeAll(async () => {
   await seedRuns(db.prisma, 3000);
   for (let i = 0; i < 40; i++) {
     const startedAt = new Date(t0 + i * 12 * 3600_000);
-    const s = { id: randomUUID(), toolName: "pg_lite_tool", toolSource: "builtin", toolSpecHash: "h", arguments: { word: i === 7 ? "Marmalade" : "plain" }, startedAt, actor: "a", origin: "api" as const };
+    const s = {
+      id: randomUUID(),
+      toolName: "pg_lite_tool",
+      toolSource: "builtin",
+      toolSpecHash: "h",
+      arguments: { word: i === 7 ? "Marmalade" : "plain" },
+      startedAt,
+      actor: "a",
+      origin: "api" as const,
+    };
     await runs.start(s);
-    await runs.finish(s.id, startedAt, i % 5 ? { status: "success", finishedAt: new Date(startedAt.getTime() + 10 * (i + 1)), content: [] } : { status: "error", finishedAt: new Date(startedAt.getTime() + 3), error: { kind: "provider", message: "nope" } });
+    await runs.finish(
+      s.id,
+      startedAt,
+      i % 5
+        ? { status: "success", finishedAt: new Date(startedAt.getTime() + 10 * (i + 1)), content: [] }
+        : { status: "error", finishedAt: new Date(startedAt.getTime() + 3), error: { kind: "provider", message: "nope" } },
+    );
   }
 }, 120_000);
 afterAll(async () => {
@@ -63,7 +78,10 @@ describe("history on PGlite", () => {
     const exact = await runStats(db.prisma, { tool: "pg_lite_tool" }, { exact: true });
     expect(rolled.approximate).toBe(true);
     expect({ ...rolled, p50Ms: 0, p95Ms: 0, approximate: false, series: rolled.series.map((p) => ({ ...p, p95Ms: 0 })) }).toEqual({
-      ...exact, p50Ms: 0, p95Ms: 0, series: exact.series.map((p) => ({ ...p, p95Ms: 0 })),
+      ...exact,
+      p50Ms: 0,
+      p95Ms: 0,
+      series: exact.series.map((p) => ({ ...p, p95Ms: 0 })),
     });
     expect(Math.abs(rolled.p95Ms! - exact.p95Ms!)).toBeLessThanOrEqual(exact.p95Ms! * 0.025);
     expect(rolled).toMatchObject({ count: 40, success: 32, bucket: "day" });

@@ -30,7 +30,7 @@ function start(i: number, tool: string, source: string, spanDays: number): RunSt
     toolSource: source,
     toolSpecHash: "h",
     arguments: { i },
-    startedAt: new Date(t0 + Math.floor(((i * 7919) % 10_000) / 10_000 * spanDays * DAY) + (i % 1000)),
+    startedAt: new Date(t0 + Math.floor((((i * 7919) % 10_000) / 10_000) * spanDays * DAY) + (i % 1000)),
     actor: i % 3 ? "alice" : "bob",
     origin: i % 2 ? "api" : "mcp",
   };
@@ -52,7 +52,11 @@ async function capture(i: number, tool: string, source: string, spanDays: number
       {
         const claimed = await runs.claim(s.id);
         if (!claimed || !("start" in claimed)) throw new Error("not claimed");
-        await runs.finish(s.id, claimed.start.startedAt, { status: "success", finishedAt: new Date(claimed.start.startedAt.getTime() + duration(i)), content: [] });
+        await runs.finish(s.id, claimed.start.startedAt, {
+          status: "success",
+          finishedAt: new Date(claimed.start.startedAt.getTime() + duration(i)),
+          content: [],
+        });
       }
       return;
     case 3:
@@ -84,7 +88,9 @@ beforeAll(async () => {
   for (let k = 0; k < jobs.length; k += 4) await Promise.all(jobs.slice(k, k + 4).map((job) => job()));
   // A process that died: its running runs are marked interrupted (no duration).
   const running = await db.prisma.run.findMany({ where: { status: "running", toolName: "wide" }, select: { id: true }, take: 5 });
-  const keep = (await db.prisma.run.findMany({ where: { status: "running" }, select: { id: true } })).map((r) => r.id).filter((id) => !running.some((r) => r.id === id));
+  const keep = (await db.prisma.run.findMany({ where: { status: "running" }, select: { id: true } }))
+    .map((r) => r.id)
+    .filter((id) => !running.some((r) => r.id === id));
   expect(await runs.markInterrupted(keep)).toBe(running.length);
 }, 180_000);
 afterAll(async () => db?.drop());
@@ -112,7 +118,14 @@ async function expectRollupsMatch(f: RunFilter, mustUseRollups = true): Promise<
   const label = JSON.stringify(f);
   if (mustUseRollups) expect(rolled.approximate, label).toBe(true);
   expect(exact.approximate).toBe(false);
-  const counts = (s: ToolStats) => ({ count: s.count, success: s.success, successRate: s.successRate, byStatus: s.byStatus, bucket: s.bucket, series: s.series.map((p) => [p.t, p.count, p.failed]) });
+  const counts = (s: ToolStats) => ({
+    count: s.count,
+    success: s.success,
+    successRate: s.successRate,
+    byStatus: s.byStatus,
+    bucket: s.bucket,
+    series: s.series.map((p) => [p.t, p.count, p.failed]),
+  });
   expect(counts(rolled), label).toEqual(counts(exact));
   const close = (a: number | null, b: number | null) => {
     if (b === null) return expect(a, label).toBeNull();
@@ -125,7 +138,9 @@ async function expectRollupsMatch(f: RunFilter, mustUseRollups = true): Promise<
 }
 
 async function rollupRows() {
-  return db.prisma.$queryRawUnsafe<unknown[]>(`SELECT grain, tool_name, tool_source, bucket, status::text, runs, durations FROM run_rollups WHERE runs > 0 ORDER BY 1, 2, 3, 4, 5`);
+  return db.prisma.$queryRawUnsafe<unknown[]>(
+    `SELECT grain, tool_name, tool_source, bucket, status::text, runs, durations FROM run_rollups WHERE runs > 0 ORDER BY 1, 2, 3, 4, 5`,
+  );
 }
 
 describe("stats rollups", () => {
@@ -142,7 +157,10 @@ describe("stats rollups", () => {
 
   it("the SQL bucket function agrees with the one the stats read", async () => {
     const ms = [0, 1, 31, 32, 33, 100, 1000, 12345, 3_600_000, 86_400_000];
-    const rows = await db.prisma.$queryRawUnsafe<{ b: number }[]>(`SELECT run_duration_bucket(ms) AS b FROM unnest($1::int[]) WITH ORDINALITY AS t(ms, n) ORDER BY n`, ms);
+    const rows = await db.prisma.$queryRawUnsafe<{ b: number }[]>(
+      `SELECT run_duration_bucket(ms) AS b FROM unnest($1::int[]) WITH ORDINALITY AS t(ms, n) ORDER BY n`,
+      ms,
+    );
     expect(rows.map((r) => r.b)).toEqual(ms.map(durationBucket));
   });
 
@@ -151,7 +169,12 @@ describe("stats rollups", () => {
   });
 
   it("fall back to the runs for filters they do not keep, minute series and unaligned ranges", async () => {
-    for (const f of [{ tool: "wide", actor: "bob" }, { tool: "wide", q: "ok 1" }, { tool: "burst", status: "error" }, { tool: "wide", since: new Date(t0 + 90_000) }] satisfies RunFilter[]) {
+    for (const f of [
+      { tool: "wide", actor: "bob" },
+      { tool: "wide", q: "ok 1" },
+      { tool: "burst", status: "error" },
+      { tool: "wide", since: new Date(t0 + 90_000) },
+    ] satisfies RunFilter[]) {
       expect((await runStats(db.prisma, f)).approximate, JSON.stringify(f)).toBe(false);
     }
   });

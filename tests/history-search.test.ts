@@ -22,11 +22,29 @@ beforeAll(async () => {
   // Captured the usual way (the triggers fill the search text): an old one, and a long output.
   const old = new Date(Date.parse("2025-11-05T00:00:00Z"));
   await runs.record(
-    { id: randomUUID(), toolName: "tool_1", toolSource: "builtin", toolSpecHash: "h", arguments: { note: "The Needle-ZQX here" }, startedAt: old, actor: "a", origin: "api" },
+    {
+      id: randomUUID(),
+      toolName: "tool_1",
+      toolSource: "builtin",
+      toolSpecHash: "h",
+      arguments: { note: "The Needle-ZQX here" },
+      startedAt: old,
+      actor: "a",
+      origin: "api",
+    },
     { status: "error", finishedAt: old, error: { kind: "provider", message: "Kaboom ÉCLAIR" } },
   );
   await runs.record(
-    { id: randomUUID(), toolName: "tool_2", toolSource: "builtin", toolSpecHash: "h", arguments: {}, startedAt: new Date(old.getTime() + 1), actor: "a", origin: "api" },
+    {
+      id: randomUUID(),
+      toolName: "tool_2",
+      toolSource: "builtin",
+      toolSpecHash: "h",
+      arguments: {},
+      startedAt: new Date(old.getTime() + 1),
+      actor: "a",
+      origin: "api",
+    },
     { status: "success", finishedAt: old, content: [{ type: "text", text: `${"x".repeat(5000)} beyond-the-cap` }] },
   );
 }, 120_000);
@@ -39,7 +57,10 @@ async function exact(f: RunFilter & { q: string }, limit: number): Promise<strin
   const params: unknown[] = [like];
   if (f.tool) conds.push(`tool_name = $${params.push(f.tool)}`);
   if (f.status) conds.push(`status = $${params.push(f.status)}::"RunStatus"`);
-  const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id::text AS id FROM runs WHERE ${conds.join(" AND ")} ORDER BY started_at DESC, id DESC LIMIT ${limit}`, ...params);
+  const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id::text AS id FROM runs WHERE ${conds.join(" AND ")} ORDER BY started_at DESC, id DESC LIMIT ${limit}`,
+    ...params,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -88,7 +109,12 @@ describe("text search", () => {
   });
 
   it("combines with the other filters", async () => {
-    for (const f of [{ q: "item 42", tool: "tool_6" }, { q: "item 4", status: "error" as const }, { q: `result ${N - 17}`, tool: `tool_${(N - 17) % 12}` }, { q: `result ${N - 17}`, tool: "tool_0" }]) {
+    for (const f of [
+      { q: "item 42", tool: "tool_6" },
+      { q: "item 4", status: "error" as const },
+      { q: `result ${N - 17}`, tool: `tool_${(N - 17) % 12}` },
+      { q: `result ${N - 17}`, tool: "tool_0" },
+    ]) {
       expect(await runs.list({ ...f, limit: 50 }).then((p) => p.runs.map((r) => r.id)), JSON.stringify(f)).toEqual(await exact(f, 50));
     }
   });

@@ -14,7 +14,16 @@ const t0 = Date.parse("2026-11-01T00:00:00Z");
 async function seed(i: number, over: { tool?: string; status?: "success" | "error"; origin?: RunOrigin; actor?: string; text?: string } = {}) {
   const startedAt = new Date(t0 + i * 60_000);
   await runs.record(
-    { id: randomUUID(), toolName: over.tool ?? "add", toolSource: over.tool === "ext" ? "mcp:ext" : "builtin", toolSpecHash: "h", arguments: { i, text: over.text ?? "plain" }, startedAt, actor: over.actor ?? "alice", origin: over.origin ?? "api" },
+    {
+      id: randomUUID(),
+      toolName: over.tool ?? "add",
+      toolSource: over.tool === "ext" ? "mcp:ext" : "builtin",
+      toolSpecHash: "h",
+      arguments: { i, text: over.text ?? "plain" },
+      startedAt,
+      actor: over.actor ?? "alice",
+      origin: over.origin ?? "api",
+    },
     over.status === "error"
       ? { status: "error", finishedAt: new Date(startedAt.getTime() + 40), error: { kind: "rate_limited", message: "slow down" } }
       : { status: "success", finishedAt: new Date(startedAt.getTime() + 10 + i), content: [{ type: "text", text: `=result ${i}` }], structuredContent: { i } },
@@ -133,6 +142,9 @@ describe("presets", () => {
     expect(await presets.rename("add", "first", "two")).toBe("taken");
     expect(await presets.rename("add", "nothing", "else")).toBe("missing");
     expect(await presets.rename("add", "two", "two")).toMatchObject({ name: "two", arguments: { a: 2 } });
-    expect((await presets.list("add")).map((p) => [p.name, p.arguments])).toEqual([["first", { a: 1 }], ["two", { a: 2 }]]);
+    expect((await presets.list("add")).map((p) => [p.name, p.arguments])).toEqual([
+      ["first", { a: 1 }],
+      ["two", { a: 2 }],
+    ]);
   });
 });

@@ -105,8 +105,14 @@ describe("Idempotency-Key", () => {
 
   it("a queued call (mode async) with a key is queued once", async () => {
     const queue = { send: async () => {} };
-    const first = await enqueueTool({ ...deps, queue }, { tool: "counted", arguments: { tag: "q" }, origin: "api", actor: "ada@example.com", idempotencyKey: "key-queued" });
-    const again = await enqueueTool({ ...deps, queue }, { tool: "counted", arguments: { tag: "q" }, origin: "api", actor: "ada@example.com", idempotencyKey: "key-queued" });
+    const first = await enqueueTool(
+      { ...deps, queue },
+      { tool: "counted", arguments: { tag: "q" }, origin: "api", actor: "ada@example.com", idempotencyKey: "key-queued" },
+    );
+    const again = await enqueueTool(
+      { ...deps, queue },
+      { tool: "counted", arguments: { tag: "q" }, origin: "api", actor: "ada@example.com", idempotencyKey: "key-queued" },
+    );
     expect(first.status).toBe("queued");
     expect(again).toMatchObject({ id: first.id, status: "queued", idempotentReplay: true });
   });

@@ -39,7 +39,11 @@ beforeAll(async () => {
     signInLimit: { max: 3, window: 60 },
     onEvent: auditEvent,
   });
-  users = new UserAdmin(db.prisma, () => identity.auth, () => identity.tokens.forget());
+  users = new UserAdmin(
+    db.prisma,
+    () => identity.auth,
+    () => identity.tokens.forget(),
+  );
 });
 afterAll(async () => {
   await db?.drop();
@@ -57,7 +61,11 @@ async function signIn(
   id: Identity = identity,
 ): Promise<{ status: number; cookie: string | null; retryAfter: string | null }> {
   const res = await id.handle(
-    new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json", "x-studio-peer": addr, ...extra }), body: JSON.stringify({ email, password }) }),
+    new Request(`${BASE}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: headers({ "content-type": "application/json", "x-studio-peer": addr, ...extra }),
+      body: JSON.stringify({ email, password }),
+    }),
   );
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="));
   return { status: res.status, cookie: cookie ? cookie.split(";")[0]! : null, retryAfter: res.headers.get("retry-after") };
@@ -77,7 +85,7 @@ describe("the first-admin link", () => {
     const link = await issueFirstAdminLink(db.prisma, BASE);
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:3999\/setup\?token=[A-Za-z0-9_-]{32}$/);
     const token = new URL(link!).searchParams.get("token")!;
-    expect((await redeemFirstAdminLink(db.prisma, users, identity.auth, "wrong"))).toMatchObject({ ok: false });
+    expect(await redeemFirstAdminLink(db.prisma, users, identity.auth, "wrong")).toMatchObject({ ok: false });
     const r = await redeemFirstAdminLink(db.prisma, users, identity.auth, token);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -127,7 +135,14 @@ describe("people and sessions", () => {
     expect(plain).toMatch(/HttpOnly/i);
     expect(plain).toMatch(/SameSite=Lax/i);
     expect(plain).not.toMatch(/Secure/i);
-    const https = new Identity({ prisma: db.prisma, env: {}, secret: await authSecret(db.prisma, {}), baseURL: "https://studio.example.com", trustedOrigins: ["https://studio.example.com"], oidc: () => null });
+    const https = new Identity({
+      prisma: db.prisma,
+      env: {},
+      secret: await authSecret(db.prisma, {}),
+      baseURL: "https://studio.example.com",
+      trustedOrigins: ["https://studio.example.com"],
+      oidc: () => null,
+    });
     const secure = await raw(https, "https://studio.example.com");
     expect(secure).toMatch(/Secure/);
     expect(secure).toMatch(/HttpOnly/i);
@@ -135,7 +150,9 @@ describe("people and sessions", () => {
 
   it("sign-out is audited and ends the session", async () => {
     const { cookie } = await signIn("rita@example.com", "correct horse");
-    const out = await identity.auth.handler(new Request(`${BASE}/api/auth/sign-out`, { method: "POST", headers: headers({ cookie: cookie!, "content-type": "application/json" }), body: "{}" }));
+    const out = await identity.auth.handler(
+      new Request(`${BASE}/api/auth/sign-out`, { method: "POST", headers: headers({ cookie: cookie!, "content-type": "application/json" }), body: "{}" }),
+    );
     expect(out.status).toBe(200);
     expect((await identity.identify(headers({ cookie: cookie! }))).principal).toBeNull();
     const { entries } = await audit.list({ action: "auth.sign-out", limit: 1 });
@@ -193,7 +210,16 @@ describe("people and sessions", () => {
 
   it("wrong passwords slow down their own address only: the owner signs in from another, the guesser waits (Retry-After, doubling)", async () => {
     // A roomy per-address limit, so what answers 429 here is the per-account-and-address backoff.
-    const roomy = new Identity({ prisma: db.prisma, env: {}, secret: await authSecret(db.prisma, {}), baseURL: BASE, trustedOrigins: [BASE], oidc: () => null, signInLimit: { max: 100, window: 60 }, onEvent: auditEvent });
+    const roomy = new Identity({
+      prisma: db.prisma,
+      env: {},
+      secret: await authSecret(db.prisma, {}),
+      baseURL: BASE,
+      trustedOrigins: [BASE],
+      oidc: () => null,
+      signInLimit: { max: 100, window: 60 },
+      onEvent: auditEvent,
+    });
     await users.create({ email: "target@example.com", password: "the-real-password", role: "viewer" });
     const attacker = "10.66.0.1";
     const statuses: number[] = [];
@@ -214,12 +240,21 @@ describe("people and sessions", () => {
     expect((await signIn("target@example.com", "guess-6", attacker, {}, roomy)).status).toBe(401);
     expect(await signIn("target@example.com", "guess-7", attacker, {}, roomy)).toMatchObject({ status: 429, retryAfter: "2" });
     const { entries } = await audit.list({ action: "auth.sign-in.failed", limit: 3 });
-    expect(entries[0]).toMatchObject({ actor: "target@example.com", detail: { reason: "too many failed sign-ins for this account from this address", ip: attacker } });
+    expect(entries[0]).toMatchObject({
+      actor: "target@example.com",
+      detail: { reason: "too many failed sign-ins for this account from this address", ip: attacker },
+    });
   });
 
   it("/api/auth/* has the body limit of every route: 413 in the one error shape, declared or not", async () => {
     const big = JSON.stringify({ email: "rita@example.com", password: "x".repeat(2 * 1024 * 1024) });
-    const declared = await identity.handle(new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json", "content-length": String(big.length) }), body: big }));
+    const declared = await identity.handle(
+      new Request(`${BASE}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: headers({ "content-type": "application/json", "content-length": String(big.length) }),
+        body: big,
+      }),
+    );
     expect(declared.status).toBe(413);
     expect(await declared.json()).toEqual({ error: { kind: "payload_too_large", message: expect.stringContaining("STUDIO_MAX_BODY_BYTES") } });
     const stream = new ReadableStream({
@@ -228,7 +263,14 @@ describe("people and sessions", () => {
         c.close();
       },
     });
-    const chunked = await identity.handle(new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: headers({ "content-type": "application/json" }), body: stream, duplex: "half" } as RequestInit));
+    const chunked = await identity.handle(
+      new Request(`${BASE}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: headers({ "content-type": "application/json" }),
+        body: stream,
+        duplex: "half",
+      } as RequestInit),
+    );
     expect(chunked.status).toBe(413);
     expect(await chunked.json()).toMatchObject({ error: { kind: "payload_too_large" } });
   });
@@ -236,7 +278,10 @@ describe("people and sessions", () => {
   it("revoking a person's sessions signs them out; the last admin cannot be demoted or removed", async () => {
     const v = await users.create({ email: "vic@example.com", password: "password-2", role: "viewer" });
     const s = await identity.auth.api.signInEmail({ body: { email: "vic@example.com", password: "password-2" }, returnHeaders: true });
-    const cookie = s.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+    const cookie = s.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("better-auth.session_token="))!
+      .split(";")[0]!;
     expect((await identity.identify(headers({ cookie }))).principal?.actor).toBe("vic@example.com");
     expect(await users.revokeSessions(v.id)).toBe(1);
     expect((await identity.identify(headers({ cookie }))).principal).toBeNull();
@@ -278,8 +323,15 @@ describe("API tokens and the environment tokens", () => {
   });
 
   it("STUDIO_ADMIN_TOKEN is an admin everywhere; STUDIO_MCP_TOKEN a runner on /api/mcp only; a bad bearer never falls back to the cookie", async () => {
-    expect((await identity.identify(headers({ authorization: "Bearer admin-secret-token" }))).principal).toMatchObject({ via: "admin-token", role: "admin", userId: null });
-    expect((await identity.identify(headers({ authorization: "Bearer mcp-secret-token" }), { mcp: true })).principal).toMatchObject({ via: "mcp-token", role: "runner" });
+    expect((await identity.identify(headers({ authorization: "Bearer admin-secret-token" }))).principal).toMatchObject({
+      via: "admin-token",
+      role: "admin",
+      userId: null,
+    });
+    expect((await identity.identify(headers({ authorization: "Bearer mcp-secret-token" }), { mcp: true })).principal).toMatchObject({
+      via: "mcp-token",
+      role: "runner",
+    });
     expect((await identity.identify(headers({ authorization: "Bearer mcp-secret-token" }))).principal).toBeNull();
     const ok = await signIn("vic@example.com", "password-2");
     expect((await identity.identify(headers({ authorization: "Bearer wrong", cookie: ok.cookie ?? "" }))).principal).toBeNull();
@@ -300,13 +352,23 @@ describe("a run and its audit entry", () => {
     const registry = new Registry();
     registry.addSource({ id: "builtin", list: () => [echo] });
     const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
-    const run = await executeTool({ registry, runs }, { tool: "echo", arguments: { msg: "hi" }, origin: "api", actor: "rita@example.com", actorId: "user-1", tokenId: "token-1", role: "runner" });
+    const run = await executeTool(
+      { registry, runs },
+      { tool: "echo", arguments: { msg: "hi" }, origin: "api", actor: "rita@example.com", actorId: "user-1", tokenId: "token-1", role: "runner" },
+    );
     expect(run).toMatchObject({ status: "success", actor: "rita@example.com", actorId: "user-1", tokenId: "token-1", origin: "api" });
     const { entries } = await audit.list({ action: "run", limit: 1 });
-    expect(entries[0]).toMatchObject({ actor: "rita@example.com", target: "echo", detail: { runId: run.id, status: "success", origin: "api", userId: "user-1", tokenId: "token-1" } });
+    expect(entries[0]).toMatchObject({
+      actor: "rita@example.com",
+      target: "echo",
+      detail: { runId: run.id, status: "success", origin: "api", userId: "user-1", tokenId: "token-1" },
+    });
     expect((await runs.list({ actor: "rita@example.com" })).runs[0]?.id).toBe(run.id);
 
-    const denied = await executeTool({ registry, runs, runPolicy: () => [{ tool: "echo", role: "admin" }] }, { tool: "echo", arguments: {}, origin: "api", actor: "rita@example.com", role: "runner" });
+    const denied = await executeTool(
+      { registry, runs, runPolicy: () => [{ tool: "echo", role: "admin" }] },
+      { tool: "echo", arguments: {}, origin: "api", actor: "rita@example.com", role: "runner" },
+    );
     expect(denied).toMatchObject({ status: "rejected", error: { kind: "permission_denied", message: expect.stringMatching(/needs the admin role/) } });
     expect((await audit.verify()).ok).toBe(true);
   });
@@ -324,7 +386,9 @@ describe("a run and its audit entry", () => {
       origin: "api" as const,
     });
     const starts = Array.from({ length: 12 }, (_, i) => start(i, i === 5 ? { msg: "nul \u0000 here" } : { msg: `m${i}` }));
-    const results = await Promise.allSettled(starts.map((s) => runs.record(s, { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } })));
+    const results = await Promise.allSettled(
+      starts.map((s) => runs.record(s, { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } })),
+    );
     expect(results.map((r) => r.status)).toEqual(starts.map((_, i) => (i === 5 ? "rejected" : "fulfilled")));
     const { entries } = await audit.list({ action: "run", limit: 50 });
     const ids = new Set(entries.map((e) => (e.detail as { runId: string }).runId));
@@ -336,7 +400,16 @@ describe("a run and its audit entry", () => {
   it("runs a dead process left running are marked interrupted at start, each with its audit entry", async () => {
     const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
     const id = crypto.randomUUID();
-    await runs.start({ id, toolName: "echo", toolSource: "builtin", toolSpecHash: "h", arguments: {}, startedAt: new Date(), actor: "gone@example.com", origin: "api" });
+    await runs.start({
+      id,
+      toolName: "echo",
+      toolSource: "builtin",
+      toolSpecHash: "h",
+      arguments: {},
+      startedAt: new Date(),
+      actor: "gone@example.com",
+      origin: "api",
+    });
     expect(await runs.markInterrupted()).toBe(1);
     expect(await runs.get(id)).toMatchObject({ status: "interrupted" });
     const { entries } = await audit.list({ action: "run", actor: "gone@example.com" });

@@ -56,7 +56,9 @@ afterAll(async () => {
 });
 
 async function inferred(name: string): Promise<{ status: number; body: InferredShapes & { error?: unknown } }> {
-  const req = new Request(`http://127.0.0.1/api/tools/${encodeURIComponent(name)}/inferred-schema`, { headers: { host: "127.0.0.1:3000", authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const req = new Request(`http://127.0.0.1/api/tools/${encodeURIComponent(name)}/inferred-schema`, {
+    headers: { host: "127.0.0.1:3000", authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
   const res = await GET(req, { params: Promise.resolve({ name }) });
   return { status: res.status, body: await res.json() };
 }
@@ -69,12 +71,23 @@ describe("the page shows maps, limits and the shape history", () => {
     const { statsOf } = await import("@/lib/inference/stats");
     const name = (i: number) => "f" + i.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)]);
     const wide = Object.fromEntries(Array.from({ length: 520 }, (_, i) => [name(i), i]));
-    const samples = Array.from({ length: 6 }, (_, i) => ({ byId: { [`r${i}a`]: i, [`r${i}b`]: i, ...Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`id${i}_${j}`, j])) }, wide }));
+    const samples = Array.from({ length: 6 }, (_, i) => ({
+      byId: { [`r${i}a`]: i, [`r${i}b`]: i, ...Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`id${i}_${j}`, j])) },
+      wide,
+    }));
     const stats = statsOf(samples);
     const shapes: InferredShapes = {
       ...shapesOf([{ kind: "output", samples: stats.samples, stats, updatedAt: new Date() }], {}),
       revisions: [
-        { toolName: "t", kind: "output", revision: 2, runId: "0b7e3f4c-1d2a-4b5c-8d9e-0f1a2b3c4d5e", samples: 6, createdAt: new Date().toISOString(), changes: [{ path: "/n", change: "type", from: ["integer"], to: ["string"] }] },
+        {
+          toolName: "t",
+          kind: "output",
+          revision: 2,
+          runId: "0b7e3f4c-1d2a-4b5c-8d9e-0f1a2b3c4d5e",
+          samples: 6,
+          createdAt: new Date().toISOString(),
+          changes: [{ path: "/n", change: "type", from: ["integer"], to: ["string"] }],
+        },
         { toolName: "t", kind: "output", revision: 1, runId: null, samples: 1, createdAt: new Date().toISOString(), changes: [] },
       ],
     };
@@ -101,7 +114,9 @@ describe("GET /api/tools/{name}/inferred-schema", () => {
 
   it("infers a tool without outputSchema from runs made through the studio", async () => {
     const names = (await studio.registry.list()).map((t) => t.name).filter((n) => n !== "describe_tool");
-    const runs = await Promise.all(Array.from({ length: 32 }, (_, i) => studio.execute({ ...base, tool: "describe_tool", arguments: { tool: names[i % names.length] } })));
+    const runs = await Promise.all(
+      Array.from({ length: 32 }, (_, i) => studio.execute({ ...base, tool: "describe_tool", arguments: { tool: names[i % names.length] } })),
+    );
     expect(runs.every((r) => r.status === "success")).toBe(true);
     await studio.shapes.flush();
 
@@ -125,7 +140,9 @@ describe("GET /api/tools/{name}/inferred-schema", () => {
     const audited = await studio.audit.list({ action: "shape.change", target: "describe_tool" });
     expect(audited.entries.map((e) => (e.detail as { revision: number }).revision).sort()).toEqual(revs.map((r) => r.revision).sort());
 
-    const html = renderToStaticMarkup(createElement((await import("@/components/inference/InferredShape")).InferredShape, { toolName: "describe_tool", shapes: body }));
+    const html = renderToStaticMarkup(
+      createElement((await import("@/components/inference/InferredShape")).InferredShape, { toolName: "describe_tool", shapes: body }),
+    );
     expect(html).toContain("Observed in 32 runs");
     expect(html).toContain("Inferred JSON Schema");
     expect(html).toContain("inputSchema");
@@ -171,7 +188,9 @@ describe("using the shape: downloads and adopt", () => {
   it("downloads JSON Schema, TypeScript and zod; adopts the shape of a runtime tool as its outputSchema", async () => {
     expect((await call(DOWNLOAD, "echo_headers", "?format=json")).status).toBe(404); // nothing observed yet
     const runs = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => studio.execute({ ...base, tool: "echo_headers", arguments: { h: { "content-type": "text/plain", [`req-${i}`]: `v${i}`, [`trace-${i * 7}`]: "t" } } })),
+      Array.from({ length: 40 }, (_, i) =>
+        studio.execute({ ...base, tool: "echo_headers", arguments: { h: { "content-type": "text/plain", [`req-${i}`]: `v${i}`, [`trace-${i * 7}`]: "t" } } }),
+      ),
     );
     expect(runs.every((r) => r.status === "success")).toBe(true);
     await studio.shapes.flush();
@@ -179,7 +198,10 @@ describe("using the shape: downloads and adopt", () => {
     const json = await call(DOWNLOAD, "echo_headers", "?format=json");
     expect(json.headers.get("content-disposition")).toBe('attachment; filename="echo_headers.output.schema.json"');
     const schema = await json.json();
-    expect(schema).toMatchObject({ title: "EchoHeadersOutput", properties: { headers: { properties: { "content-type": { type: "string" } }, additionalProperties: { type: "string" } } } });
+    expect(schema).toMatchObject({
+      title: "EchoHeadersOutput",
+      properties: { headers: { properties: { "content-type": { type: "string" } }, additionalProperties: { type: "string" } } },
+    });
 
     const ts = await call(DOWNLOAD, "echo_headers", "?format=typescript");
     expect(ts.headers.get("content-disposition")).toContain("echo_headers.output.d.ts");

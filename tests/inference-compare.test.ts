@@ -3,7 +3,9 @@ import { compareWithDeclared } from "@/lib/inference/compare";
 import { statsOf } from "@/lib/inference/stats";
 
 const diff = (declared: Record<string, unknown>, samples: unknown[]) =>
-  compareWithDeclared(declared, statsOf(samples)).map((d) => `${d.kind} ${d.path}`).sort();
+  compareWithDeclared(declared, statsOf(samples))
+    .map((d) => `${d.kind} ${d.path}`)
+    .sort();
 
 describe("observed vs declared", () => {
   it("reports nothing when they agree", () => {
@@ -18,7 +20,13 @@ describe("observed vs declared", () => {
       required: ["id", "name"],
       additionalProperties: false,
     };
-    const d = compareWithDeclared(declared, statsOf([{ id: 1.5, extra: 1 }, { id: 2, name: "x", extra: 2 }]));
+    const d = compareWithDeclared(
+      declared,
+      statsOf([
+        { id: 1.5, extra: 1 },
+        { id: 2, name: "x", extra: 2 },
+      ]),
+    );
     expect(d.map((x) => `${x.kind} ${x.path}`).sort()).toEqual([
       "missing_in_observed /gone",
       "required_mismatch /name",
@@ -41,8 +49,17 @@ describe("observed vs declared", () => {
       properties: { items: { type: "array", items: { $ref: "#/$defs/item" } } },
       required: ["items"],
     };
-    expect(diff(declared, [{ items: [{ sku: "a" }], total: null }, { items: [], total: 3 }])).toEqual([]);
-    expect(diff(declared, [{ items: [{ sku: 1, qty: 2 }], total: "3" }])).toEqual(["type_mismatch /items/*/sku", "type_mismatch /total", "undeclared /items/*/qty"]);
+    expect(
+      diff(declared, [
+        { items: [{ sku: "a" }], total: null },
+        { items: [], total: 3 },
+      ]),
+    ).toEqual([]);
+    expect(diff(declared, [{ items: [{ sku: 1, qty: 2 }], total: "3" }])).toEqual([
+      "type_mismatch /items/*/sku",
+      "type_mismatch /total",
+      "undeclared /items/*/qty",
+    ]);
   });
 
   it("keys matched by patternProperties or an additionalProperties schema are declared", () => {
@@ -57,12 +74,8 @@ describe("observed vs declared", () => {
 
   it("keys with / ~ and * keep their escaped paths", () => {
     const declared = { type: "object", properties: { "a/b": { type: "string" }, "*": { type: "string" } } };
-    expect(diff(declared, [{ "a/b": 1, "*": 2, "~": 3 }])).toEqual([
-      "required_mismatch /a~1b",
-      "required_mismatch /~2",
-      "type_mismatch /a~1b",
-      "type_mismatch /~2",
-      "undeclared /~0",
-    ].sort());
+    expect(diff(declared, [{ "a/b": 1, "*": 2, "~": 3 }])).toEqual(
+      ["required_mismatch /a~1b", "required_mismatch /~2", "type_mismatch /a~1b", "type_mismatch /~2", "undeclared /~0"].sort(),
+    );
   });
 });

@@ -2,7 +2,21 @@ import { describe, expect, it } from "vitest";
 import { genMapSamples, rng } from "@/tests/helpers/inference-generate";
 import { compareWithDeclared } from "@/lib/inference/compare";
 import { deriveSchema, describeFields, describeTruncations } from "@/lib/inference/schema";
-import { addSample, emptyStats, idLike, MAX_DEPTH, MAX_KEYS, MAX_PATHS, mapLike, mergeInto, mergeStats, OTHER, parseStats, statsOf, type ShapeStatsData } from "@/lib/inference/stats";
+import {
+  addSample,
+  emptyStats,
+  idLike,
+  MAX_DEPTH,
+  MAX_KEYS,
+  MAX_PATHS,
+  mapLike,
+  mergeInto,
+  mergeStats,
+  OTHER,
+  parseStats,
+  statsOf,
+  type ShapeStatsData,
+} from "@/lib/inference/stats";
 import { validate } from "@/lib/schema/validate";
 import type { JsonSchema } from "@/lib/tools/spec";
 
@@ -13,7 +27,28 @@ const roundTrip = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 const props = (s: JsonSchema) => s.properties as Obj;
 const allValid = (schema: JsonSchema, values: unknown[]) => values.filter((v) => !validate(schema, v).valid);
 
-const WORDS = ["amzn", "trace", "cache", "cdn", "edge", "forwarded", "origin", "vary", "powered", "request", "served", "timing", "cloud", "front", "pop", "age", "via", "route", "backend", "shield"];
+const WORDS = [
+  "amzn",
+  "trace",
+  "cache",
+  "cdn",
+  "edge",
+  "forwarded",
+  "origin",
+  "vary",
+  "powered",
+  "request",
+  "served",
+  "timing",
+  "cloud",
+  "front",
+  "pop",
+  "age",
+  "via",
+  "route",
+  "backend",
+  "shield",
+];
 
 /** A response whose headers are a map: two always-present headers and a few of many rare ones; `late` from sample 150 on. */
 function headerSamples(seed: number, n: number): unknown[] {
@@ -54,7 +89,8 @@ describe("maps", () => {
   it("a 10,000-key map keyed by uuids, from one sample: additionalProperties with propertyNames", () => {
     const r = rng(5);
     const hex = (n: number) => Array.from({ length: n }, () => "0123456789abcdef"[Math.floor(r() * 16)]).join("");
-    const byId = () => Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`, { n: i, name: `item ${i}` }]));
+    const byId = () =>
+      Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`, { n: i, name: `item ${i}` }]));
     const sample = { total: 10_000, byId: byId() };
     const stats = statsOf([sample]);
     expect(Object.keys(stats.paths).length).toBeLessThan(10);
@@ -88,7 +124,7 @@ describe("maps", () => {
     const samples = headerSamples(3, 300);
     const r = rng(3);
     let merged = emptyStats();
-    for (let i = 0; i < samples.length; ) {
+    for (let i = 0; i < samples.length;) {
       const n = 1 + Math.floor(r() * 40);
       merged = mergeStats(roundTrip(merged), roundTrip(statsOf(samples.slice(i, i + n))));
       i += n;
@@ -121,7 +157,7 @@ describe("maps", () => {
       expect(allValid(deriveSchema(one), samples).slice(0, 2)).toEqual([]);
       const r = rng(seed);
       let merged = emptyStats();
-      for (let i = 0; i < samples.length; ) {
+      for (let i = 0; i < samples.length;) {
         const n = 1 + Math.floor(r() * 60);
         merged = mergeStats(merged, roundTrip(statsOf(samples.slice(i, i + n))));
         i += n;
@@ -215,7 +251,15 @@ describe("numbers and booleans", () => {
 describe("maps against a declared schema", () => {
   const stats: ShapeStatsData = statsOf(headerSamples(4, 60));
   it("additionalProperties declared: the values are compared", () => {
-    const declared = { type: "object", properties: { status: { type: "integer" }, ms: { type: "integer" }, late: { type: "string" }, headers: { type: "object", additionalProperties: { type: "integer" } } } };
+    const declared = {
+      type: "object",
+      properties: {
+        status: { type: "integer" },
+        ms: { type: "integer" },
+        late: { type: "string" },
+        headers: { type: "object", additionalProperties: { type: "integer" } },
+      },
+    };
     const d = compareWithDeclared(declared, stats);
     expect(d.find((x) => x.path === "/headers/" + OTHER)).toMatchObject({ kind: "type_mismatch" });
     const pattern = { type: "object", properties: { headers: { type: "object", patternProperties: { "^x-": { type: "string" } } } } };

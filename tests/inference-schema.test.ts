@@ -178,7 +178,11 @@ describe("inferred schema: rules", () => {
     expect(Object.keys(byPath)).toEqual(["", "/id", "/tags", "/tags/*", "/when"]);
     expect(byPath["/id"]).toMatchObject({
       presence: 1,
-      types: [{ type: "integer", count: 2 }, { type: "number", count: 1 }, { type: "null", count: 1 }],
+      types: [
+        { type: "integer", count: 2 },
+        { type: "number", count: 1 },
+        { type: "null", count: 1 },
+      ],
       examples: [1, 2.5, 3],
       number: { min: 1, max: 3 },
       distinct: 4,

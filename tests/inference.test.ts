@@ -118,7 +118,11 @@ describe("ShapeStore with real runs", () => {
     for (const tool of ["shapeshifter", "json_query", "add", "fail", "texty", "liar"]) {
       const want = await countRuns(db.prisma, tool);
       const got = await shapes.get(tool);
-      expect({ tool, output: got.output?.samples ?? 0, arguments: got.arguments?.samples ?? 0 }).toEqual({ tool, output: want.outputs, arguments: want.executed });
+      expect({ tool, output: got.output?.samples ?? 0, arguments: got.arguments?.samples ?? 0 }).toEqual({
+        tool,
+        output: want.outputs,
+        arguments: want.executed,
+      });
       const row = await db.prisma.shapeStats.findMany({ where: { toolName: tool } });
       for (const r of row) expect(r.samples).toBe((r.stats as { samples: number }).samples);
     }
@@ -160,7 +164,10 @@ describe("ShapeStore with real runs", () => {
     expect(diffs["type_mismatch /count"]).toMatchObject({ declared: ["integer"], observed: ["string", "integer"] });
     expect(diffs["required_mismatch /label"]).toMatchObject({ declared: { required: true }, observed: { required: false, present: 18, of: 24 } });
     expect(got.violations).toHaveLength(6);
-    expect(got.violations![0]).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), outputErrors: expect.arrayContaining([{ path: "/count", message: "must be integer" }]) });
+    expect(got.violations![0]).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      outputErrors: expect.arrayContaining([{ path: "/count", message: "must be integer" }]),
+    });
     const bad = await db.prisma.run.count({ where: { toolName: "liar", outputValid: false } });
     expect(bad).toBe(6);
     // arguments against the inputSchema: i is always sent but optional in the declaration
@@ -190,7 +197,10 @@ describe("ShapeStore with real runs", () => {
     const before = (await shapes.stats("shapeshifter", "output"))!.samples;
     await Promise.all(
       Array.from({ length: 4 }, (_, w) =>
-        runAll(Array.from({ length: 32 }, (_, i) => ({ tool: "shapeshifter", arguments: { i: w * 32 + i } })), w % 2 ? da : dbb),
+        runAll(
+          Array.from({ length: 32 }, (_, i) => ({ tool: "shapeshifter", arguments: { i: w * 32 + i } })),
+          w % 2 ? da : dbb,
+        ),
       ),
     );
     await Promise.all([a.flush(), b.flush()]);
@@ -203,7 +213,10 @@ describe("ShapeStore with real runs", () => {
     const a = new ShapeStore(db.prisma, { flushDelayMs: 60_000, maxQueue: 10_000 });
     const b = new ShapeStore(db.prisma, { flushDelayMs: 60_000, maxQueue: 10_000 });
     const da = { registry, runs, observers: [a.observer()] };
-    await runAll(Array.from({ length: 40 }, (_, i) => ({ tool: "shapeshifter", arguments: { i } })), da);
+    await runAll(
+      Array.from({ length: 40 }, (_, i) => ({ tool: "shapeshifter", arguments: { i } })),
+      da,
+    );
     expect(a.pending()).toBeGreaterThan(0); // still queued in A
     const want = await countRuns(db.prisma, "shapeshifter");
     expect((await b.rebuild("shapeshifter")).output).toBe(want.outputs); // B reads A's runs too
@@ -213,7 +226,11 @@ describe("ShapeStore with real runs", () => {
 
     // At the same time: A captures and flushes while B rebuilds, again and again.
     await Promise.all([
-      runAll(Array.from({ length: 64 }, (_, i) => ({ tool: "shapeshifter", arguments: { i } })), da, 8).then(() => a.flush()),
+      runAll(
+        Array.from({ length: 64 }, (_, i) => ({ tool: "shapeshifter", arguments: { i } })),
+        da,
+        8,
+      ).then(() => a.flush()),
       (async () => {
         for (let i = 0; i < 4; i++) await b.rebuild("shapeshifter");
       })(),
@@ -223,14 +240,19 @@ describe("ShapeStore with real runs", () => {
     expect(after.outputs).toBe(want.outputs + 64);
     expect((await shapes.stats("shapeshifter", "output"))!.samples).toBe(after.outputs);
     expect((await shapes.stats("shapeshifter", "arguments"))!.samples).toBe(after.executed);
-    const uncounted = await db.prisma.run.count({ where: { toolName: "shapeshifter", status: { in: ["success", "error", "timeout", "cancelled"] }, shapeCounted: false } });
+    const uncounted = await db.prisma.run.count({
+      where: { toolName: "shapeshifter", status: { in: ["success", "error", "timeout", "cancelled"] }, shapeCounted: false },
+    });
     expect(uncounted).toBe(0);
   });
 
   it("the sweep counts runs whose samples died with their process, once, and leaves fresh ones to their process", async () => {
     const dead = new ShapeStore(db.prisma, { flushDelayMs: 60_000, maxQueue: 10_000 }); // never flushes: "dies"
     const before = (await shapes.stats("shapeshifter", "output"))!.samples;
-    await runAll(Array.from({ length: 12 }, (_, i) => ({ tool: "shapeshifter", arguments: { i } })), { registry, runs, observers: [dead.observer()] });
+    await runAll(
+      Array.from({ length: 12 }, (_, i) => ({ tool: "shapeshifter", arguments: { i } })),
+      { registry, runs, observers: [dead.observer()] },
+    );
     expect(dead.pending()).toBeGreaterThan(0);
     const survivor = new ShapeStore(db.prisma, { flushDelayMs: 1, maxQueue: 16 });
     // Within the grace period the runs are their own process's to write: not touched.
@@ -258,7 +280,10 @@ describe("ShapeStore with real runs", () => {
     });
     const store = new ShapeStore(flaky, { flushDelayMs: 60_000, log: () => {} });
     const before = (await shapes.stats("add", "output"))!.samples;
-    const captured = await runAll(Array.from({ length: 5 }, (_, i) => ({ tool: "add", arguments: { a: i, b: 1 } })), { registry, runs, observers: [store.observer()] });
+    const captured = await runAll(
+      Array.from({ length: 5 }, (_, i) => ({ tool: "add", arguments: { a: i, b: 1 } })),
+      { registry, runs, observers: [store.observer()] },
+    );
     expect(captured.every((r) => r.status === "success")).toBe(true);
     await expect(store.flush()).rejects.toThrow(/went away/);
     expect(store.pending()).toBe(10);
@@ -301,11 +326,17 @@ describe("ShapeStore with real runs", () => {
 
   it("history captured before inference is counted once, when the first live run creates the row", async () => {
     // runs made without the observer: as if captured before inference existed
-    const old = await runAll(Array.from({ length: 40 }, (_, i) => ({ tool: "json_query", arguments: { data: { n: i, tag: i % 2 ? "a" : "b" }, expression: "$" } })), { registry, runs });
+    const old = await runAll(
+      Array.from({ length: 40 }, (_, i) => ({ tool: "json_query", arguments: { data: { n: i, tag: i % 2 ? "a" : "b" }, expression: "$" } })),
+      { registry, runs },
+    );
     expect(old).toHaveLength(40);
     await db.prisma.shapeStats.deleteMany({ where: { toolName: "json_query" } });
     const fresh = new ShapeStore(db.prisma, { flushDelayMs: 1 });
-    await runAll(Array.from({ length: 32 }, (_, i) => ({ tool: "json_query", arguments: { data: [i], expression: "$" } })), { registry, runs, observers: [fresh.observer()] });
+    await runAll(
+      Array.from({ length: 32 }, (_, i) => ({ tool: "json_query", arguments: { data: [i], expression: "$" } })),
+      { registry, runs, observers: [fresh.observer()] },
+    );
     await fresh.flush();
     const want = await countRuns(db.prisma, "json_query");
     const got = await fresh.stats("json_query", "output");

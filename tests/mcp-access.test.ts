@@ -20,7 +20,15 @@ let db: TestDatabase;
 let manager: McpManager;
 let studio: McpStudio;
 
-const person = (role: Role): Principal => ({ via: "token", role, userId: null, actor: `${role}@example.com`, name: role, tokenId: `tok-${role}`, tokenName: role });
+const person = (role: Role): Principal => ({
+  via: "token",
+  role,
+  userId: null,
+  actor: `${role}@example.com`,
+  name: role,
+  tokenId: `tok-${role}`,
+  tokenName: role,
+});
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -77,14 +77,26 @@ beforeAll(async () => {
   manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
   // The suite calls its fixture tools by their own names: the example server offers them
   // (--conformance) and its entry asks for them un-prefixed.
-  await manager.sync([{ name: "example", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: false }]);
+  await manager.sync([
+    { name: "example", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: false },
+  ]);
   studio = buildMcpStudio(db, { sources: [manager.source()], mcp: manager }).studio;
-  const identity = new Identity({ prisma: db.prisma, env: { mcpToken: MCP_TOKEN }, secret: await authSecret(db.prisma, {}), baseURL: "http://127.0.0.1", trustedOrigins: [], oidc: () => null });
+  const identity = new Identity({
+    prisma: db.prisma,
+    env: { mcpToken: MCP_TOKEN },
+    secret: await authSecret(db.prisma, {}),
+    baseURL: "http://127.0.0.1",
+    trustedOrigins: [],
+    oidc: () => null,
+  });
   const guard = guardConfigFromEnv({});
   server = await serveFetch(async (request) => {
     const headers = new Headers(request.headers);
     headers.set("authorization", `Bearer ${MCP_TOKEN}`);
-    const answer = await passDoor({ method: request.method, pathname: new URL(request.url).pathname, headers }, { guard, identify: (h, c) => identity.identify(h, c) });
+    const answer = await passDoor(
+      { method: request.method, pathname: new URL(request.url).pathname, headers },
+      { guard, identify: (h, c) => identity.identify(h, c) },
+    );
     if (!answer.admit) return Response.json({ error: answer.kind, message: answer.message }, { status: statusOf(answer.kind) });
     return handleMcpRequest(request, { studio }, answer.principal ?? undefined);
   });
@@ -109,13 +121,21 @@ async function runSuite(url: URL): Promise<Map<string, Check[]>> {
   try {
     await new Promise<void>((resolve) => {
       // The suite exits non-zero when a scenario fails: the checks below say which and why.
-      execFile(NODE22, [SUITE, "server", "--url", url.href, "--suite", "all", "-o", out], { cwd: REPO_ROOT, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, () => resolve());
+      execFile(
+        NODE22,
+        [SUITE, "server", "--url", url.href, "--suite", "all", "-o", out],
+        { cwd: REPO_ROOT, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
+        () => resolve(),
+      );
     });
     const results = new Map<string, Check[]>();
     for (const dir of readdirSync(out, { recursive: true, withFileTypes: true })) {
       if (!dir.isFile() || dir.name !== "checks.json") continue;
       const file = path.join(dir.parentPath, dir.name);
-      const scenario = path.basename(dir.parentPath).replace(/^server-?/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+      const scenario = path
+        .basename(dir.parentPath)
+        .replace(/^server-?/, "")
+        .replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
       results.set(scenario, JSON.parse(readFileSync(file, "utf8")) as Check[]);
     }
     return results;
@@ -128,9 +148,13 @@ it("passes the conformance suite's server scenarios for every capability it decl
   expect(existsSync(NODE22), "tools/node22 (Node 22 from npm) is missing: run `npm run test:node22` (npm test does it)").toBe(true);
   await manager.settled(15_000);
   const results = await runSuite(server.url);
-  const failures = new Map([...results].map(([name, checks]) => [name, checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`.slice(0, 300))]));
+  const failures = new Map(
+    [...results].map(([name, checks]) => [name, checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`.slice(0, 300))]),
+  );
   const passed = [...failures].filter(([, f]) => !f.length).map(([name]) => name);
-  console.log(`conformance: ${passed.length} of ${results.size} server scenarios pass\n${[...failures].map(([n, f]) => `${f.length ? "FAIL" : "pass"} ${n}${f.length ? `: ${f.join(" | ")}` : ""}`).join("\n")}`);
+  console.log(
+    `conformance: ${passed.length} of ${results.size} server scenarios pass\n${[...failures].map(([n, f]) => `${f.length ? "FAIL" : "pass"} ${n}${f.length ? `: ${f.join(" | ")}` : ""}`).join("\n")}`,
+  );
   expect(results.size).toBeGreaterThanOrEqual(MUST_PASS.length);
   for (const name of MUST_PASS) expect(failures.get(name), `scenario ${name}`).toEqual([]);
 }, 300_000);

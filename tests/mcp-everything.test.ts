@@ -23,12 +23,26 @@ import { createTestDatabase, type TestDatabase } from "./helpers/db";
 // The tools server-everything offers the studio, which declares elicitation (form and URL),
 // sampling, roots and tasks: those registered after initialization (announced with list_changed) included.
 const EVERYTHING_TOOLS = [
-  "echo", "get-annotated-message", "get-env", "get-resource-links", "get-resource-reference", "get-structured-content",
-  "get-sum", "get-tiny-image", "gzip-file-as-resource", "toggle-simulated-logging", "toggle-subscriber-updates",
-  "trigger-long-running-operation", "simulate-research-query",
-  "get-roots-list", "trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request",
+  "echo",
+  "get-annotated-message",
+  "get-env",
+  "get-resource-links",
+  "get-resource-reference",
+  "get-structured-content",
+  "get-sum",
+  "get-tiny-image",
+  "gzip-file-as-resource",
+  "toggle-simulated-logging",
+  "toggle-subscriber-updates",
+  "trigger-long-running-operation",
+  "simulate-research-query",
+  "get-roots-list",
+  "trigger-elicitation-request",
+  "trigger-url-elicitation",
+  "trigger-sampling-request",
   // Only offered to a client that takes elicitation and sampling as tasks (capabilities.tasks.requests).
-  "trigger-elicitation-request-async", "trigger-sampling-request-async",
+  "trigger-elicitation-request-async",
+  "trigger-sampling-request-async",
 ];
 const ROOTS = [{ uri: "file:///tmp/studio-roots/project", name: "Project" }, { uri: "file:///tmp/studio-roots/scratch" }];
 
@@ -51,7 +65,15 @@ async function connectEverything(transport: "stdio" | "http"): Promise<{ conn: M
     http = await startEverythingHttpServer();
     config = { name: "everything", transport: "http", url: http.url, headers: {}, enabled: true, roots: ROOTS };
   } else {
-    config = { name: "everything", transport: "stdio", command: process.execPath, args: [everythingServerPath(), "stdio"], env: {}, enabled: true, roots: ROOTS };
+    config = {
+      name: "everything",
+      transport: "stdio",
+      command: process.execPath,
+      args: [everythingServerPath(), "stdio"],
+      env: {},
+      enabled: true,
+      roots: ROOTS,
+    };
   }
   const conn = new McpConnection(config, { backoff: { initialMs: 200, maxMs: 2_000 } });
   await conn.connect();
@@ -189,7 +211,10 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
   /** Starts the tool as Ana and waits for its first request for input. */
   async function runAsking(tool: string, args: Record<string, unknown> = {}) {
     const events: InputEvent[] = [];
-    const done = executeTool({ registry, runs }, { tool: `everything__${tool}`, arguments: args, origin: "api", actor: ana.actor, actorId: ana.userId, timeoutMs: 20_000, onInput: (e) => events.push(e) });
+    const done = executeTool(
+      { registry, runs },
+      { tool: `everything__${tool}`, arguments: args, origin: "api", actor: ana.actor, actorId: ana.userId, timeoutMs: 20_000, onInput: (e) => events.push(e) },
+    );
     const first = await eventually(() => events.find((e) => e.type === "input"));
     if (first.type !== "input") throw new Error("unreachable");
     return { events, done, input: first.input };
@@ -210,10 +235,16 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
       kind: "invalid_args",
       fields: [{ path: "/content/name", message: "is required" }],
     });
-    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "no" }, ana)).rejects.toMatchObject({ kind: "invalid_args" });
+    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "no" }, ana)).rejects.toMatchObject({
+      kind: "invalid_args",
+    });
 
     const content = { name: "Ada Lovelace", check: true, integer: 7, untitledSingleSelectEnum: "Joey", apiKey: "s3cret" };
-    expect(await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content }, ana)).toEqual({ answered: true, inputId: input.id, action: "accept" });
+    expect(await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content }, ana)).toEqual({
+      answered: true,
+      inputId: input.id,
+      action: "accept",
+    });
     const run = await done;
     expect(run.status).toBe("success");
     const text = run.output!.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
@@ -226,13 +257,22 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
     await expect(answerRunInput({ runs, audit }, run.id, { inputId: input.id, action: "decline" }, ana)).rejects.toMatchObject({ status: 409 });
 
     const [entry] = (await audit.list({ action: "run.input", limit: 1 })).entries;
-    expect(entry).toMatchObject({ actor: ana.actor, target: "everything__trigger-elicitation-request", detail: { runId: run.id, kind: "elicitation", mode: "form", action: "accept", userId: "u-ana" } });
+    expect(entry).toMatchObject({
+      actor: ana.actor,
+      target: "everything__trigger-elicitation-request",
+      detail: { runId: run.id, kind: "elicitation", mode: "form", action: "accept", userId: "u-ana" },
+    });
     expect((entry.detail as { content: Record<string, unknown> }).content).toEqual({ ...content, apiKey: "[redacted]" });
   });
 
   it("elicitation: decline reaches the server; an admin may answer", async () => {
     const { done, input } = await runAsking("trigger-elicitation-request");
-    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "decline" }, { actor: "admin@example.com", userId: "u-admin", role: "admin" });
+    await answerRunInput(
+      { runs, audit },
+      input.runId,
+      { inputId: input.id, action: "decline" },
+      { actor: "admin@example.com", userId: "u-admin", role: "admin" },
+    );
     const run = await done;
     expect(JSON.stringify(run.output)).toContain("User declined");
   });
@@ -242,7 +282,18 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
     try {
       const events: InputEvent[] = [];
       // A 300 ms run timeout would end the run while it waits, were it not paused.
-      const run = await executeTool({ registry, runs }, { tool: "everything__trigger-elicitation-request", arguments: {}, origin: "api", actor: ana.actor, actorId: ana.userId, timeoutMs: 300, onInput: (e) => events.push(e) });
+      const run = await executeTool(
+        { registry, runs },
+        {
+          tool: "everything__trigger-elicitation-request",
+          arguments: {},
+          origin: "api",
+          actor: ana.actor,
+          actorId: ana.userId,
+          timeoutMs: 300,
+          onInput: (e) => events.push(e),
+        },
+      );
       expect(run.status).toBe("success");
       expect(JSON.stringify(run.output)).toContain("User cancelled");
       expect(events.map((e) => (e.type === "input_resolved" ? e.outcome : e.type))).toEqual(["input", "timeout"]);
@@ -278,8 +329,15 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
 
   it("sampling: the messages are shown, the person writes and approves the reply (no model is called)", async () => {
     const { done, input } = await runAsking("trigger-sampling-request", { prompt: "Say hi", maxTokens: 50 });
-    expect(input).toMatchObject({ kind: "sampling", systemPrompt: "You are a helpful test server.", maxTokens: 50, messages: [{ role: "user", text: expect.stringContaining("Say hi") }] });
-    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "   " }, ana)).rejects.toMatchObject({ kind: "invalid_args" });
+    expect(input).toMatchObject({
+      kind: "sampling",
+      systemPrompt: "You are a helpful test server.",
+      maxTokens: 50,
+      messages: [{ role: "user", text: expect.stringContaining("Say hi") }],
+    });
+    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "   " }, ana)).rejects.toMatchObject({
+      kind: "invalid_args",
+    });
     await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "Hi from a person" }, ana);
     const run = await done;
     expect(run.status).toBe("success");
@@ -301,7 +359,9 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
   it("a task that needs input: the task's elicitation reaches the run's caller, the answer reaches the task", async () => {
     const { done, input } = await runAsking("simulate-research-query", { topic: "python", ambiguous: true });
     expect(input).toMatchObject({ kind: "elicitation", mode: "form", message: expect.stringContaining('"python" could have multiple interpretations') });
-    const schema = (input.kind === "elicitation" && input.mode === "form" ? input.requestedSchema : {}) as { properties: { interpretation: { oneOf: { const: string }[] } } };
+    const schema = (input.kind === "elicitation" && input.mode === "form" ? input.requestedSchema : {}) as {
+      properties: { interpretation: { oneOf: { const: string }[] } };
+    };
     const choice = schema.properties.interpretation.oneOf[0].const;
     await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { interpretation: choice } }, ana);
     const run = await done;
@@ -314,8 +374,15 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
     expect(input).toMatchObject({ kind: "elicitation", mode: "form", message: expect.stringContaining("async task demo") });
     const schema = input.kind === "elicitation" && input.mode === "form" ? input.requestedSchema : {};
     expect(schema).toMatchObject({ type: "object", required: ["name"] });
-    await expect(answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { favoriteColor: "Blue" } }, ana)).rejects.toMatchObject({ kind: "invalid_args" });
-    await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { name: "Grace Hopper", favoriteColor: "Blue", agreeToTerms: true } }, ana);
+    await expect(
+      answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "accept", content: { favoriteColor: "Blue" } }, ana),
+    ).rejects.toMatchObject({ kind: "invalid_args" });
+    await answerRunInput(
+      { runs, audit },
+      input.runId,
+      { inputId: input.id, action: "accept", content: { name: "Grace Hopper", favoriteColor: "Blue", agreeToTerms: true } },
+      ana,
+    );
     const text = await successText(done);
     expect(text).toContain("[COMPLETED] User provided the requested information!");
     expect(text).toContain("- Name: Grace Hopper");
@@ -335,7 +402,12 @@ describe.each(["stdio", "http"] as const)("a run of server-everything asks its c
 
   it("sampling as a task (trigger-sampling-request-async): the person's approved reply is the task's result", async () => {
     const { done, input } = await runAsking("trigger-sampling-request-async", { prompt: "Say hi", maxTokens: 40 });
-    expect(input).toMatchObject({ kind: "sampling", systemPrompt: "You are a helpful test server.", maxTokens: 40, messages: [{ role: "user", text: expect.stringContaining("Say hi") }] });
+    expect(input).toMatchObject({
+      kind: "sampling",
+      systemPrompt: "You are a helpful test server.",
+      maxTokens: 40,
+      messages: [{ role: "user", text: expect.stringContaining("Say hi") }],
+    });
     await answerRunInput({ runs, audit }, input.runId, { inputId: input.id, action: "approve", text: "Hi, as a task" }, ana);
     const text = await successText(done);
     expect(text).toContain("[COMPLETED] Async sampling completed!");
@@ -368,7 +440,12 @@ describe("tasks on the wire (callAsTask with a bare v2 client over stdio)", () =
     try {
       const controller = new AbortController();
       const states: TaskState[] = [];
-      const call = callAsTask(client, "simulate-research-query", { topic: "x" }, { signal: controller.signal, timeout: 30_000, ttl: 60_000, onState: (t) => states.push(t), log: () => {} });
+      const call = callAsTask(
+        client,
+        "simulate-research-query",
+        { topic: "x" },
+        { signal: controller.signal, timeout: 30_000, ttl: 60_000, onState: (t) => states.push(t), log: () => {} },
+      );
       call.catch(() => {}); // awaited below
       await eventually(() => states.length > 0);
       controller.abort(new Error("stop"));
@@ -472,9 +549,19 @@ describe("client-side tasks on the wire (a raw 2025-11-25 server asks tasks/get,
       },
     };
     const out = await conn.tools()[0].invoke({}, c);
-    const heard = JSON.parse(out.content[0].type === "text" ? out.content[0].text : "{}") as Record<string, { result?: Record<string, unknown>; error?: { code: number; message: string } }>;
+    const heard = JSON.parse(out.content[0].type === "text" ? out.content[0].text : "{}") as Record<
+      string,
+      { result?: Record<string, unknown>; error?: { code: number; message: string } }
+    >;
     const task = heard.create.result?.task as Record<string, unknown>;
-    expect(task).toMatchObject({ taskId: expect.any(String), status: "input_required", ttl: 30_000, pollInterval: 1_000, createdAt: expect.any(String), lastUpdatedAt: expect.any(String) });
+    expect(task).toMatchObject({
+      taskId: expect.any(String),
+      status: "input_required",
+      ttl: 30_000,
+      pollInterval: 1_000,
+      createdAt: expect.any(String),
+      lastUpdatedAt: expect.any(String),
+    });
     expect(task.statusMessage).toMatch(/waiting for the person/);
     expect(heard.get.result).toMatchObject({ taskId: task.taskId, status: "input_required" });
     expect(heard.list.result).toMatchObject({ tasks: [{ taskId: task.taskId }] });

@@ -14,8 +14,20 @@ import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
 const PAGE_SIZE = 3;
 const ALL_TOOLS = [
-  "echo", "weather", "primes", "tiny_image", "tiny_audio", "resources", "slow_count", "fail_politely",
-  "fancy", "header_echo", "add", "server_stats", "add_tool", "crash",
+  "echo",
+  "weather",
+  "primes",
+  "tiny_image",
+  "tiny_audio",
+  "resources",
+  "slow_count",
+  "fail_politely",
+  "fancy",
+  "header_echo",
+  "add",
+  "server_stats",
+  "add_tool",
+  "crash",
 ];
 
 function ctx(over: Partial<ToolContext> = {}): ToolContext & { updates: ProgressUpdate[] } {
@@ -27,7 +39,13 @@ const fast = { backoff: { initialMs: 100, maxMs: 1_000, jitter: 0 }, healthCheck
 
 function tool(conn: McpConnection, name: string): RegisteredTool {
   const t = conn.tools().find((x) => x.spec.name === `${conn.name}__${name}`);
-  if (!t) throw new Error(`no tool ${name} (have ${conn.tools().map((x) => x.spec.name).join(", ")})`);
+  if (!t)
+    throw new Error(
+      `no tool ${name} (have ${conn
+        .tools()
+        .map((x) => x.spec.name)
+        .join(", ")})`,
+    );
   return t;
 }
 
@@ -48,7 +66,15 @@ describe.each(["stdio", "http"] as const)("example MCP server over %s", (transpo
     let config: McpServerConfig;
     if (transport === "http") {
       http = await startExampleHttpServer(0, ["--page-size", String(PAGE_SIZE)]);
-      config = { name: "ex", transport: "http", url: http.url, headers: { "X-Studio-Test": "1" }, enabled: true, timeoutMs: 9_000, toolTimeouts: { slow_count: 12_345 } };
+      config = {
+        name: "ex",
+        transport: "http",
+        url: http.url,
+        headers: { "X-Studio-Test": "1" },
+        enabled: true,
+        timeoutMs: 9_000,
+        toolTimeouts: { slow_count: 12_345 },
+      };
     } else {
       config = {
         name: "ex",
@@ -101,7 +127,13 @@ describe.each(["stdio", "http"] as const)("example MCP server over %s", (transpo
     const spec = tool(conn, "fancy").spec;
     expect(spec.title).toBe("Fancy tool");
     expect(spec.description).toMatch(/every piece of metadata/);
-    expect(spec.annotations).toEqual({ title: "Fancy (annotation title)", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(spec.annotations).toEqual({
+      title: "Fancy (annotation title)",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     expect(spec.icons).toHaveLength(3);
     expect(spec.icons?.[0]).toMatchObject({ mimeType: "image/png", sizes: ["4x4"], src: expect.stringMatching(/^data:image\/png;base64,iVBOR/) });
     expect(spec.icons?.map((i) => i.theme)).toEqual([undefined, "light", "dark"]);
@@ -141,9 +173,21 @@ describe.each(["stdio", "http"] as const)("example MCP server over %s", (transpo
 
     const res = (await tool(conn, "resources").invoke({}, ctx())).content;
     expect(res).toEqual([
-      { type: "resource_link", uri: "https://example.com/docs/readme.md", name: "readme.md", title: "The README", description: "A linked resource", mimeType: "text/markdown", size: 1234 },
+      {
+        type: "resource_link",
+        uri: "https://example.com/docs/readme.md",
+        name: "readme.md",
+        title: "The README",
+        description: "A linked resource",
+        mimeType: "text/markdown",
+        size: 1234,
+      },
       { type: "resource", resource: { uri: "file:///notes/hello.txt", mimeType: "text/plain", text: "Hello from an embedded resource." } },
-      { type: "resource", resource: { uri: "file:///images/tiny.png", mimeType: "image/png", blob: img.data }, annotations: { audience: ["user"], priority: 0.5 } },
+      {
+        type: "resource",
+        resource: { uri: "file:///images/tiny.png", mimeType: "image/png", blob: img.data },
+        annotations: { audience: ["user"], priority: 0.5 },
+      },
       { type: "resource", resource: { uri: "file:///sounds/beep.wav", mimeType: "audio/wav", blob: audio.data } },
       {
         type: "resource_link",
@@ -163,7 +207,11 @@ describe.each(["stdio", "http"] as const)("example MCP server over %s", (transpo
     ]);
     const [png] = await conn.readResource("example://images/tiny.png");
     expect(png).toMatchObject({ uri: "example://images/tiny.png", mimeType: "image/png" });
-    expect(Buffer.from((png as { blob: string }).blob, "base64").subarray(1, 4).toString("ascii")).toBe("PNG");
+    expect(
+      Buffer.from((png as { blob: string }).blob, "base64")
+        .subarray(1, 4)
+        .toString("ascii"),
+    ).toBe("PNG");
     const missing = await rejection(conn.readResource("example://nowhere"));
     expect(missing).toBeInstanceOf(ToolError);
     expect(missing).toMatchObject({ kind: "not_found", message: expect.stringMatching(/Resource not found: example:\/\/nowhere/) });

@@ -1,5 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport, type ClientCapabilities, type Prompt, type Resource, type Tool } from "@modelcontextprotocol/client";
+import {
+  Client,
+  LOG_LEVEL_META_KEY,
+  StreamableHTTPClientTransport,
+  type ClientCapabilities,
+  type Prompt,
+  type Resource,
+  type Tool,
+} from "@modelcontextprotocol/client";
 import { toToolOutput } from "@/lib/mcp/mapping";
 import { META } from "@/lib/mcp-server/mapping";
 import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
@@ -81,8 +89,14 @@ interface ListHandlers {
   resources?(resources: Resource[]): void;
 }
 
-async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (tools: Tool[]) => void, capabilities?: ClientCapabilities, lists: ListHandlers = {}): Promise<Client> {
-  const handler = <T,>(on: (items: T[]) => void) => ({ debounceMs: 0, onChanged: (_err: Error | null, items: T[] | null) => void (items && on(items)) });
+async function connect(
+  studio: McpStudio,
+  era: "modern" | "legacy",
+  onTools?: (tools: Tool[]) => void,
+  capabilities?: ClientCapabilities,
+  lists: ListHandlers = {},
+): Promise<Client> {
+  const handler = <T>(on: (items: T[]) => void) => ({ debounceMs: 0, onChanged: (_err: Error | null, items: T[] | null) => void (items && on(items)) });
   const listChanged = {
     ...(onTools ? { tools: handler(onTools) } : {}),
     ...(lists.prompts ? { prompts: handler(lists.prompts) } : {}),
@@ -96,7 +110,9 @@ async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (t
       ...(Object.keys(listChanged).length ? { listChanged } : {}),
     },
   );
-  const transport = new StreamableHTTPClientTransport(URL_, { fetch: (url, init) => handleMcpRequest(new Request(url, init), { studio, actor: "gateway-tester" }) });
+  const transport = new StreamableHTTPClientTransport(URL_, {
+    fetch: (url, init) => handleMcpRequest(new Request(url, init), { studio, actor: "gateway-tester" }),
+  });
   await client.connect(transport);
   return client;
 }
@@ -105,10 +121,19 @@ async function connect(studio: McpStudio, era: "modern" | "legacy", onTools?: (t
 async function rawRpc<R>(studio: McpStudio, request: Request, principal?: Principal): Promise<{ result?: R; error?: { code: number; message: string } }> {
   const res = await handleMcpRequest(request, { studio }, principal);
   const textBody = await res.text();
-  return res.headers.get("content-type")?.includes("text/event-stream") ? JSON.parse(textBody.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6)) : JSON.parse(textBody);
+  return res.headers.get("content-type")?.includes("text/event-stream")
+    ? JSON.parse(
+        textBody
+          .split("\n")
+          .filter((l) => l.startsWith("data: "))
+          .pop()!
+          .slice(6),
+      )
+    : JSON.parse(textBody);
 }
 
-const rawList = (studio: McpStudio, params: Record<string, unknown> = {}) => rawRpc<{ tools: Tool[]; nextCursor?: string }>(studio, modernRequest(URL_, "tools/list", params));
+const rawList = (studio: McpStudio, params: Record<string, unknown> = {}) =>
+  rawRpc<{ tools: Tool[]; nextCursor?: string }>(studio, modernRequest(URL_, "tools/list", params));
 
 function waitFor<T>(what: string, get: () => T | undefined, ms = 5_000): Promise<T> {
   const until = Date.now() + ms;
@@ -131,7 +156,9 @@ function waitFor<T>(what: string, get: () => T | undefined, ms = 5_000): Promise
 function exampleServer(namespaced: boolean): McpManager {
   const manager = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
   beforeAll(async () => {
-    await manager.sync([{ name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: namespaced }]);
+    await manager.sync([
+      { name: "ex", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true, namespace: namespaced },
+    ]);
     await manager.settled(15_000);
   }, 30_000);
   afterAll(() => manager.close());
@@ -286,7 +313,11 @@ describe("paging", () => {
 describe("results passed on", () => {
   it("an upstream result's _meta reaches the client, with the studio's keys added", async () => {
     const up = new MutableSource("test-up");
-    up.set([tool("up__meta", async () => toToolOutput({ content: [{ type: "text", text: "ok" }], _meta: { "com.example/trace": "abc", "com.example/cost": 3 } }, "up"))]);
+    up.set([
+      tool("up__meta", async () =>
+        toToolOutput({ content: [{ type: "text", text: "ok" }], _meta: { "com.example/trace": "abc", "com.example/cost": 3 } }, "up"),
+      ),
+    ]);
     const studio = makeStudio(up);
     for (const era of ["modern", "legacy"] as const) {
       const client = await connect(studio, era);
@@ -304,7 +335,15 @@ describe("results passed on", () => {
     const up = new MutableSource("test-up");
     up.set([
       tool("up__fails", async () =>
-        toToolOutput({ content: [{ type: "text", text: "quota exceeded" }], structuredContent: { code: "QUOTA", retryAfter: 30 }, isError: true, _meta: { "com.example/trace": "err-1" } }, "up"),
+        toToolOutput(
+          {
+            content: [{ type: "text", text: "quota exceeded" }],
+            structuredContent: { code: "QUOTA", retryAfter: 30 },
+            isError: true,
+            _meta: { "com.example/trace": "err-1" },
+          },
+          "up",
+        ),
       ),
     ]);
     const studio = makeStudio(up);
@@ -342,7 +381,8 @@ describe("option domains in the listed input schemas (MCP has no completion refe
       let refreshed: Tool[] | undefined;
       const client = await connect(studio, era, (t) => (refreshed = t));
       try {
-        const byName = async () => new Map((await client.listTools()).tools.map((t) => [t.name, t.inputSchema as { properties: Record<string, Record<string, unknown>> }]));
+        const byName = async () =>
+          new Map((await client.listTools()).tools.map((t) => [t.name, t.inputSchema as { properties: Record<string, Record<string, unknown>> }]));
         let tools = await byName();
         const send = tools.get("send_message")!.properties;
         // Labelled choices as oneOf {const, title, description}; the disabled channel left out.
@@ -360,7 +400,8 @@ describe("option domains in the listed input schemas (MCP has no completion refe
         tools = await byName();
         expect(tools.get("notify_group")!.properties.priority!.enum).toEqual([`urgent-${era}`, "p1", "p2"]);
         // Connected clients hear of it (the endpoint looks every 2 s while someone listens).
-        const priorities = (list: Tool[] | undefined) => (list?.find((t) => t.name === "notify_group")?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined)?.priority?.enum;
+        const priorities = (list: Tool[] | undefined) =>
+          (list?.find((t) => t.name === "notify_group")?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined)?.priority?.enum;
         await waitFor("a list_changed after the config edit", () => (priorities(refreshed)?.includes(`urgent-${era}`) ? true : undefined), 6_000);
 
         const bad = await client.callTool({ name: "send_message", arguments: { channel: "telegram.alerts", target: "@li", text: "x" } });
@@ -422,7 +463,12 @@ describe("resumable streams (2025-era sessions)", () => {
     handleMcpRequest(
       new Request(URL_, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...(session ? { "mcp-session-id": session } : {}) },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          ...(session ? { "mcp-session-id": session } : {}),
+        },
         body: JSON.stringify(body),
       }),
       { studio, actor: "gateway-tester" },
@@ -430,13 +476,22 @@ describe("resumable streams (2025-era sessions)", () => {
 
   it("every event has an id, streams open with retry, and a call's stream lost midway is resumed with Last-Event-ID up to its result", async () => {
     const studio = makeStudio(new MutableSource("test-up"));
-    const init = await post(studio, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "resumer", version: "1" } } });
+    const init = await post(studio, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "resumer", version: "1" } },
+    });
     const session = init.headers.get("mcp-session-id")!;
     expect(session).toBeTruthy();
     await init.body?.cancel();
     expect((await post(studio, { jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
 
-    const call = await post(studio, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow_count", arguments: { steps: 5, delayMs: 80 }, _meta: { progressToken: "p" } } }, session);
+    const call = await post(
+      studio,
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow_count", arguments: { steps: 5, delayMs: 80 }, _meta: { progressToken: "p" } } },
+      session,
+    );
     expect(call.headers.get("content-type")).toMatch(/text\/event-stream/);
     // Read the priming event and the first progress, then hang up.
     const first = await readEvents(call.body!, (e) => (e.data as { method?: string } | undefined)?.method === "notifications/progress");
@@ -445,12 +500,19 @@ describe("resumable streams (2025-era sessions)", () => {
     const lastId = first.at(-1)!.id!;
 
     const resumed = await handleMcpRequest(
-      new Request(URL_, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": lastId } }),
+      new Request(URL_, {
+        method: "GET",
+        headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": lastId },
+      }),
       { studio },
     );
     expect(resumed.status).toBe(200);
     const rest = await readEvents(resumed.body!, (e) => (e.data as { id?: number } | undefined)?.id === 7);
-    const progress = rest.flatMap((e) => ((e.data as { method?: string; params?: { progress: number } }).method === "notifications/progress" ? [(e.data as { params: { progress: number } }).params.progress] : []));
+    const progress = rest.flatMap((e) =>
+      (e.data as { method?: string; params?: { progress: number } }).method === "notifications/progress"
+        ? [(e.data as { params: { progress: number } }).params.progress]
+        : [],
+    );
     const seenFirst = (first.at(-1)!.data as { params: { progress: number } }).params.progress;
     // Nothing sent before Last-Event-ID again, nothing lost after it.
     expect(progress).toEqual(Array.from({ length: 5 - seenFirst }, (_, i) => seenFirst + i + 1));
@@ -459,11 +521,19 @@ describe("resumable streams (2025-era sessions)", () => {
 
   it("an unknown Last-Event-ID is refused with 400", async () => {
     const studio = makeStudio(new MutableSource("test-up"));
-    const init = await post(studio, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "resumer", version: "1" } } });
+    const init = await post(studio, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "resumer", version: "1" } },
+    });
     const session = init.headers.get("mcp-session-id")!;
     await init.body?.cancel();
     const res = await handleMcpRequest(
-      new Request(URL_, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": "not an event id" } }),
+      new Request(URL_, {
+        method: "GET",
+        headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": "not an event id" },
+      }),
       { studio },
     );
     expect(res.status).toBe(400);
@@ -480,7 +550,12 @@ describe("prompts and resources of the configured servers", () => {
       try {
         expect(client.getServerCapabilities()).toMatchObject({ prompts: {}, resources: { subscribe: true }, completions: {} });
         const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
-        expect(prompts).toEqual(["ex__test_simple_prompt", "ex__test_prompt_with_arguments", "ex__test_prompt_with_embedded_resource", "ex__test_prompt_with_image"]);
+        expect(prompts).toEqual([
+          "ex__test_simple_prompt",
+          "ex__test_prompt_with_arguments",
+          "ex__test_prompt_with_embedded_resource",
+          "ex__test_prompt_with_image",
+        ]);
         const got = await client.getPrompt({ name: "ex__test_prompt_with_arguments", arguments: { arg1: "one", arg2: "two" } });
         expect(JSON.stringify(got.messages)).toMatch(/arg1='one', arg2='two'/);
         await expect(client.getPrompt({ name: "test_simple_prompt" })).rejects.toMatchObject({ code: -32602 });
@@ -497,7 +572,10 @@ describe("prompts and resources of the configured servers", () => {
         // resources/subscribe is 2025-era (2026-07-28 subscribes through subscriptions/listen).
         if (era === "legacy") expect(await client.subscribeResource({ uri: "test://watched-resource" })).toEqual({});
 
-        const completed = await client.complete({ ref: { type: "ref/prompt", name: "ex__test_prompt_with_arguments" }, argument: { name: "arg1", value: "par" } });
+        const completed = await client.complete({
+          ref: { type: "ref/prompt", name: "ex__test_prompt_with_arguments" },
+          argument: { name: "arg1", value: "par" },
+        });
         expect(completed.completion.values).toEqual(["paris", "park", "party"]);
       } finally {
         await client.close();
@@ -650,58 +728,70 @@ describe("a configured server's requests for input during a call, relayed to the
   const manager = exampleServer(false);
 
   const textOf = (r: Awaited<ReturnType<Client["callTool"]>>) => JSON.stringify(r.content);
-  const auditOf = async (runId: string) => (await db.prisma.auditEntry.findMany({ where: { action: "run.input" } })).filter((e) => JSON.stringify(e.detail).includes(runId));
+  const auditOf = async (runId: string) =>
+    (await db.prisma.auditEntry.findMany({ where: { action: "run.input" } })).filter((e) => JSON.stringify(e.detail).includes(runId));
 
   for (const era of ["legacy", "modern"] as const)
-  it(`a ${era === "modern" ? "2026-07-28 client (input_required, then its retry with inputResponses)" : "2025-era client (a request on the call)"} that declared elicitation answers it (accept): the server gets its answer unchanged, the run waited as input_required, the answer is audited (run.input)`, async () => {
-    const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, era, undefined, { elicitation: {} });
-    const seen: unknown[] = [];
-    let waiting: string | undefined;
-    client.setRequestHandler("elicitation/create", async (request) => {
-      seen.push(request.params);
-      const run = await db.prisma.run.findFirst({ where: { toolName: "test_elicitation", status: "running" }, orderBy: { startedAt: "desc" } });
-      waiting = run && pendingInputs(run.id).length === 1 ? run.id : undefined;
-      return { action: "accept", content: { username: "ada", email: "ada@example.com" } };
+    it(`a ${era === "modern" ? "2026-07-28 client (input_required, then its retry with inputResponses)" : "2025-era client (a request on the call)"} that declared elicitation answers it (accept): the server gets its answer unchanged, the run waited as input_required, the answer is audited (run.input)`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const client = await connect(studio, era, undefined, { elicitation: {} });
+      const seen: unknown[] = [];
+      let waiting: string | undefined;
+      client.setRequestHandler("elicitation/create", async (request) => {
+        seen.push(request.params);
+        const run = await db.prisma.run.findFirst({ where: { toolName: "test_elicitation", status: "running" }, orderBy: { startedAt: "desc" } });
+        waiting = run && pendingInputs(run.id).length === 1 ? run.id : undefined;
+        return { action: "accept", content: { username: "ada", email: "ada@example.com" } };
+      });
+      try {
+        const result = await client.callTool({ name: "test_elicitation", arguments: { message: "Who are you?" } });
+        expect(seen).toEqual([
+          expect.objectContaining({ message: "Who are you?", requestedSchema: expect.objectContaining({ required: ["username", "email"] }) }),
+        ]);
+        expect(textOf(result)).toContain('User response: action=accept, content={\\"username\\":\\"ada\\",\\"email\\":\\"ada@example.com\\"}');
+        expect(waiting, "the run waited for input while the client was asked").toBeDefined();
+        const entries = await auditOf(waiting!);
+        expect(entries).toHaveLength(1);
+        expect(entries[0]).toMatchObject({
+          actor: "gateway-tester",
+          target: "test_elicitation",
+          detail: expect.objectContaining({ kind: "elicitation", action: "accept", relayed: true, content: { username: "ada", email: "ada@example.com" } }),
+        });
+      } finally {
+        await client.close();
+      }
     });
-    try {
-      const result = await client.callTool({ name: "test_elicitation", arguments: { message: "Who are you?" } });
-      expect(seen).toEqual([expect.objectContaining({ message: "Who are you?", requestedSchema: expect.objectContaining({ required: ["username", "email"] }) })]);
-      expect(textOf(result)).toContain('User response: action=accept, content={\\"username\\":\\"ada\\",\\"email\\":\\"ada@example.com\\"}');
-      expect(waiting, "the run waited for input while the client was asked").toBeDefined();
-      const entries = await auditOf(waiting!);
-      expect(entries).toHaveLength(1);
-      expect(entries[0]).toMatchObject({ actor: "gateway-tester", target: "test_elicitation", detail: expect.objectContaining({ kind: "elicitation", action: "accept", relayed: true, content: { username: "ada", email: "ada@example.com" } }) });
-    } finally {
-      await client.close();
-    }
-  });
 
   for (const era of ["legacy", "modern"] as const)
-  it(`${era === "modern" ? "2026-07-28" : "2025-era"}: a decline goes back as a decline; sampling is relayed to a client that declared it`, async () => {
-    const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, era, undefined, { elicitation: {}, sampling: {} });
-    client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
-    client.setRequestHandler("sampling/createMessage", async (request) => ({
-      role: "assistant",
-      content: { type: "text", text: `echo: ${JSON.stringify(request.params.messages[0].content)}` },
-      model: "test-model",
-      stopReason: "endTurn",
-    }));
-    try {
-      expect(textOf(await client.callTool({ name: "test_elicitation", arguments: { message: "m" } }))).toContain("User response: action=decline");
-      const sampled = await client.callTool({ name: "test_sampling", arguments: { prompt: "Say hi" } });
-      expect(textOf(sampled)).toContain("LLM response: echo:");
-      expect(textOf(sampled)).toContain("Say hi");
-      const entries = await db.prisma.auditEntry.findMany({ where: { action: "run.input", target: "test_sampling" } });
-      expect(entries.at(-1)?.detail).toMatchObject({ kind: "sampling", action: "approve", model: "test-model", relayed: true });
-    } finally {
-      await client.close();
-    }
-  });
+    it(`${era === "modern" ? "2026-07-28" : "2025-era"}: a decline goes back as a decline; sampling is relayed to a client that declared it`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const client = await connect(studio, era, undefined, { elicitation: {}, sampling: {} });
+      client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+      client.setRequestHandler("sampling/createMessage", async (request) => ({
+        role: "assistant",
+        content: { type: "text", text: `echo: ${JSON.stringify(request.params.messages[0].content)}` },
+        model: "test-model",
+        stopReason: "endTurn",
+      }));
+      try {
+        expect(textOf(await client.callTool({ name: "test_elicitation", arguments: { message: "m" } }))).toContain("User response: action=decline");
+        const sampled = await client.callTool({ name: "test_sampling", arguments: { prompt: "Say hi" } });
+        expect(textOf(sampled)).toContain("LLM response: echo:");
+        expect(textOf(sampled)).toContain("Say hi");
+        const entries = await db.prisma.auditEntry.findMany({ where: { action: "run.input", target: "test_sampling" } });
+        expect(entries.at(-1)?.detail).toMatchObject({ kind: "sampling", action: "approve", model: "test-model", relayed: true });
+      } finally {
+        await client.close();
+      }
+    });
 
   describe("2026-07-28 round trips, raw", () => {
-    type Step = { resultType?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; requestState?: string; content?: { text: string }[] };
+    type Step = {
+      resultType?: string;
+      inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+      requestState?: string;
+      content?: { text: string }[];
+    };
     /** A tools/call of a 2026-07-28 client that declared elicitation, as it goes on the wire. */
     const person = (actor: string): Principal => ({ via: "token", role: "runner", userId: null, actor, name: actor, tokenId: null, tokenName: null });
     async function send(studio: McpStudio, params: Record<string, unknown>, actor = "raw-caller") {
@@ -722,7 +812,13 @@ describe("a configured server's requests for input during a call, relayed to the
       };
       const request = new Request(URL_, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "test_elicitation" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": MODERN,
+          "mcp-method": "tools/call",
+          "mcp-name": "test_elicitation",
+        },
         body: JSON.stringify(body),
       });
       return rawRpc<Step>(studio, request, person(actor));
@@ -751,27 +847,31 @@ describe("a configured server's requests for input during a call, relayed to the
       const again = await send(studio, { requestState: state });
       expect(again.result?.resultType).toBe("input_required");
       const key2 = Object.keys(again.result!.inputRequests!)[0]!;
-      const done = await send(studio, { requestState: again.result!.requestState, inputResponses: { [key2]: { action: "accept", content: { username: "ada", email: "a@example.com" } } } });
+      const done = await send(studio, {
+        requestState: again.result!.requestState,
+        inputResponses: { [key2]: { action: "accept", content: { username: "ada", email: "a@example.com" } } },
+      });
       expect(done.error).toBeUndefined();
-      expect(JSON.stringify(done.result?.content)).toContain('action=accept');
+      expect(JSON.stringify(done.result?.content)).toContain("action=accept");
       // The flow has ended: its requestState names nothing now.
       expect((await send(studio, { requestState: state, inputResponses: {} })).error?.code).toBe(-32602);
     });
   });
 
-  for (const era of ["legacy", "modern"] as const) it(`a ${era === "modern" ? "2026-07-28" : "2025-era"} client without the capability: the server's request is declined (sampling refused) at once, as before`, async () => {
-    const studio = makeStudio(manager.source(), manager);
-    const client = await connect(studio, era);
-    try {
-      const started = Date.now();
-      expect(textOf(await client.callTool({ name: "test_elicitation", arguments: { message: "m" } }))).toContain("User response: action=decline");
-      const sampled = await client.callTool({ name: "test_sampling", arguments: { prompt: "p" } });
-      expect(sampled.isError).toBe(true);
-      expect(Date.now() - started).toBeLessThan(5_000);
-    } finally {
-      await client.close();
-    }
-  });
+  for (const era of ["legacy", "modern"] as const)
+    it(`a ${era === "modern" ? "2026-07-28" : "2025-era"} client without the capability: the server's request is declined (sampling refused) at once, as before`, async () => {
+      const studio = makeStudio(manager.source(), manager);
+      const client = await connect(studio, era);
+      try {
+        const started = Date.now();
+        expect(textOf(await client.callTool({ name: "test_elicitation", arguments: { message: "m" } }))).toContain("User response: action=decline");
+        const sampled = await client.callTool({ name: "test_sampling", arguments: { prompt: "p" } });
+        expect(sampled.isError).toBe(true);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      } finally {
+        await client.close();
+      }
+    });
 });
 
 describe("resource updates relayed to a 2025-era session (resources/subscribe on /api/mcp)", () => {

@@ -19,7 +19,10 @@ describe("server-everything over Streamable HTTP dies mid-call", () => {
     const port = await freePort();
     server = await startEverythingHttpServer(port);
     // No health check: only the broken stream can tell the connection the server is gone.
-    conn = new McpConnection({ name: "everything", transport: "http", url: server.url, headers: {}, enabled: true }, { healthCheckMs: 0, backoff: { initialMs: 200, maxMs: 500 } });
+    conn = new McpConnection(
+      { name: "everything", transport: "http", url: server.url, headers: {}, enabled: true },
+      { healthCheckMs: 0, backoff: { initialMs: 200, maxMs: 500 } },
+    );
     await conn.connect();
 
     const updates: ProgressUpdate[] = [];

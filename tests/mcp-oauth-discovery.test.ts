@@ -28,7 +28,10 @@ let asServer: { hits: string[]; keys: (string | null)[] };
 let localIssuerKeys: (string | null)[] = [];
 
 /** An MCP endpoint that refuses every request with a 401 challenge; `prm`: what its own well-known metadata says. */
-async function challengingServer(challenge: (origin: string) => string, prm?: (origin: string) => unknown): Promise<{ url: string; hits: string[]; keys: (string | null)[] }> {
+async function challengingServer(
+  challenge: (origin: string) => string,
+  prm?: (origin: string) => unknown,
+): Promise<{ url: string; hits: string[]; keys: (string | null)[] }> {
   const hits: string[] = [];
   const keys: (string | null)[] = [];
   let origin = "";
@@ -117,7 +120,9 @@ describe("OAuth discovery fetches only the server's own origin, or the issuer it
     }
     expect(serverStateFor(state, "admin").error).toBe(s.error);
     // Its tools (listed to everyone) and its browse routes (viewers and runners) say the same.
-    expect(() => liveConnection(mcp, "offorigin")).toThrow(expect.objectContaining({ status: 503, message: `MCP server "offorigin" is failed: ${SIGN_IN_FAILED}.` }));
+    expect(() => liveConnection(mcp, "offorigin")).toThrow(
+      expect.objectContaining({ status: 503, message: `MCP server "offorigin" is failed: ${SIGN_IN_FAILED}.` }),
+    );
   });
 
   it("an authorization server over plain http on another host, or over https at loopback: refused before any connection", async () => {
@@ -135,7 +140,12 @@ describe("OAuth discovery fetches only the server's own origin, or the issuer it
     expect(asServer.keys.every((k) => k === null)).toBe(true);
     expect(localIssuerKeys).toContain("k-123456");
     // Its status reached the admin's reason, not a viewer's.
-    expect(serverStateFor(mcp.states().find((x) => x.name === "localissuer")!, "viewer").error).toBe(SIGN_IN_FAILED);
+    expect(
+      serverStateFor(
+        mcp.states().find((x) => x.name === "localissuer")!,
+        "viewer",
+      ).error,
+    ).toBe(SIGN_IN_FAILED);
   });
 
   it("an admin's sign-in follows the same rule: a 502 with the reason, the bait untouched", async () => {
@@ -163,7 +173,16 @@ describe("oauthUrlRefusal", () => {
     expect(refused("https://auth.example.com/.well-known/oauth-protected-resource")).toMatch(/own origin/);
     expect(refused("http://127.0.0.1:9000/.well-known/oauth-protected-resource", new URL("http://127.0.0.1:8000/mcp"))).toMatch(/own origin/);
     expect(refused("http://auth.example.com/token")).toMatch(/https/);
-    for (const u of ["https://127.0.0.1/", "https://localhost/", "https://[::1]/", "https://169.254.169.254/", "https://[::ffff:127.0.0.1]/", "https://0.0.0.0/", "https://[fe80::1]/"]) expect(refused(u), u).toMatch(/loopback/);
+    for (const u of [
+      "https://127.0.0.1/",
+      "https://localhost/",
+      "https://[::1]/",
+      "https://169.254.169.254/",
+      "https://[::ffff:127.0.0.1]/",
+      "https://0.0.0.0/",
+      "https://[fe80::1]/",
+    ])
+      expect(refused(u), u).toMatch(/loopback/);
     expect(refused("file:///etc/passwd")).toMatch(/https/);
   });
 });

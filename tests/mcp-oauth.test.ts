@@ -31,7 +31,10 @@ const secret = randomBytes(32).toString("base64url");
 
 const ctx = (): ToolContext => ({ signal: new AbortController().signal, progress: () => {}, runId: "test-run", actor: who.actor });
 const whoami = () => {
-  const tool = mcp.connection("secure")!.tools().find((t) => t.spec.name === "secure__whoami");
+  const tool = mcp
+    .connection("secure")!
+    .tools()
+    .find((t) => t.spec.name === "secure__whoami");
   if (!tool) throw new Error("no whoami tool");
   return tool.invoke({}, ctx());
 };
@@ -86,9 +89,15 @@ describe("OAuth for a remote MCP server", () => {
 
   it("refuses a callback of someone else's sign-in, an unknown state, a refusal by the provider", async () => {
     const back = await signInTrip("mallory@example.com");
-    expect(await httpFailureOf(completeServerSignIn(deps, "secure", back, who))).toMatchObject({ status: 403, message: "This sign-in was started by someone else." });
+    expect(await httpFailureOf(completeServerSignIn(deps, "secure", back, who))).toMatchObject({
+      status: 403,
+      message: "This sign-in was started by someone else.",
+    });
     expect(await httpFailureOf(completeServerSignIn(deps, "secure", { state: "nope", code: "x" }, who))).toMatchObject({ status: 400 });
-    expect(await httpFailureOf(completeServerSignIn(deps, "secure", { code: "x" }, who))).toMatchObject({ status: 400, message: "The sign-in callback has no state." });
+    expect(await httpFailureOf(completeServerSignIn(deps, "secure", { code: "x" }, who))).toMatchObject({
+      status: 400,
+      message: "The sign-in callback has no state.",
+    });
     const started = await beginServerSignIn(deps, "secure", who);
     if (!("authorizationUrl" in started)) throw new Error("expected an authorization URL");
     const state = new URL(started.authorizationUrl).searchParams.get("state");
@@ -102,7 +111,13 @@ describe("OAuth for a remote MCP server", () => {
     const auth = new URL(started.authorizationUrl);
     expect(auth.origin).toBe(fixture.issuer);
     const q = Object.fromEntries(auth.searchParams);
-    expect(q).toMatchObject({ response_type: "code", code_challenge_method: "S256", redirect_uri: CALLBACK, resource: fixture.mcpUrl, scope: expect.stringContaining("mcp") });
+    expect(q).toMatchObject({
+      response_type: "code",
+      code_challenge_method: "S256",
+      redirect_uri: CALLBACK,
+      resource: fixture.mcpUrl,
+      scope: expect.stringContaining("mcp"),
+    });
     expect(q.state.length).toBeGreaterThanOrEqual(40);
     // The flow is in the database: state only as its hash, the verifier sealed.
     const flow = await db.prisma.mcpOAuthFlow.findUniqueOrThrow({ where: { stateHash: stateHash(q.state) } });
@@ -118,13 +133,21 @@ describe("OAuth for a remote MCP server", () => {
     await completeServerSignIn(other, "secure", back, who);
     const s = await mcp.connection("secure")!.waitFor((st) => st.state === "connected", 15_000);
     expect(s.authRequired).toBeUndefined();
-    expect(mcp.connection("secure")!.tools().map((t) => t.spec.name)).toEqual(["secure__whoami"]);
+    expect(
+      mcp
+        .connection("secure")!
+        .tools()
+        .map((t) => t.spec.name),
+    ).toEqual(["secure__whoami"]);
     expect((await whoami()).content).toEqual([{ type: "text", text: "signed in as alice" }]);
     expect(await serverSignedIn(deps, "secure")).toBe(true);
     expect(await db.prisma.mcpOAuthFlow.count()).toBe(0);
 
     // The same callback again: refused (the state is used once).
-    expect(await httpFailureOf(completeServerSignIn(deps, "secure", back, who))).toMatchObject({ status: 400, message: expect.stringContaining("unknown, used or expired") });
+    expect(await httpFailureOf(completeServerSignIn(deps, "secure", back, who))).toMatchObject({
+      status: 400,
+      message: expect.stringContaining("unknown, used or expired"),
+    });
   });
 
   it("keeps the tokens sealed: not in the row, not in any state, not in the audit log", async () => {
@@ -183,7 +206,9 @@ describe("OAuth for a remote MCP server", () => {
       await other.sync([{ name: "keyed", transport: "http", url: plain.url.href, headers: {}, enabled: true }]);
       const s = await other.connection("keyed")!.waitFor((st) => st.state === "failed", 15_000);
       expect(s.authRequired).toBeUndefined();
-      expect(s.error).toMatch(/^The server answered 401 and OAuth could not start: .+\. A server that takes a fixed credential instead needs it in "headers", with "oauth": false\.$/);
+      expect(s.error).toMatch(
+        /^The server answered 401 and OAuth could not start: .+\. A server that takes a fixed credential instead needs it in "headers", with "oauth": false\.$/,
+      );
     } finally {
       await other.close();
       await plain.close();

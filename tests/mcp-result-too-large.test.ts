@@ -41,7 +41,10 @@ beforeAll(async () => {
   // Inside the repo, so the server resolves the SDK from node_modules.
   dir = fs.mkdtempSync(path.join(REPO_ROOT, "tests", ".big-results-"));
   fs.writeFileSync(path.join(dir, "server.mjs"), SERVER);
-  conn = new McpConnection({ name: "big", transport: "stdio", command: process.execPath, args: [path.join(dir, "server.mjs")], env: {}, enabled: true }, { backoff: { initialMs: 200, maxMs: 2_000 } });
+  conn = new McpConnection(
+    { name: "big", transport: "stdio", command: process.execPath, args: [path.join(dir, "server.mjs")], env: {}, enabled: true },
+    { backoff: { initialMs: 200, maxMs: 2_000 } },
+  );
   await conn.connect();
   await eventually(() => conn.tools().length === 2);
 });
@@ -60,7 +63,10 @@ describe("a result over the limit", () => {
     expect(pid).toBeGreaterThan(0);
 
     const big = await executeTool({ registry, runs }, { tool: "big__big", arguments: {}, origin: "api", actor: "t@example.com", timeoutMs: 30_000 });
-    expect(big).toMatchObject({ status: "error", error: { kind: "result_too_large", message: expect.stringMatching(/over the studio's limit of 8388608 \(STUDIO_MCP_MAX_RESULT_BYTES\)/) } });
+    expect(big).toMatchObject({
+      status: "error",
+      error: { kind: "result_too_large", message: expect.stringMatching(/over the studio's limit of 8388608 \(STUDIO_MCP_MAX_RESULT_BYTES\)/) },
+    });
     expect((await runs.get(big.id))?.error?.kind).toBe("result_too_large");
 
     expect(conn.status()).toMatchObject({ state: "connected", pid });

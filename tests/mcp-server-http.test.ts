@@ -56,7 +56,9 @@ for (const era of ["modern", "legacy"] as const) {
     );
     await expect(call).rejects.toThrow();
     await expect
-      .poll(async () => (await runs.list({ tool: "slow_count", limit: 50 })).runs.filter((r) => r.clientName === name).map((r) => r.status), { timeout: 10_000 })
+      .poll(async () => (await runs.list({ tool: "slow_count", limit: 50 })).runs.filter((r) => r.clientName === name).map((r) => r.status), {
+        timeout: 10_000,
+      })
       .toEqual(["cancelled", "success"]);
     const all = (await runs.list({ limit: 50 })).runs.filter((r) => r.clientName === name);
     expect(all.every((r) => r.origin === "mcp" && r.actor === "http-tester")).toBe(true);

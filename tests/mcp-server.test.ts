@@ -58,14 +58,19 @@ const extraSource: ToolSourceProvider = {
         description: "A proxied tool whose server is down.",
         inputSchema: { type: "object" },
         source: { kind: "mcp", id: "mcp:down", server: "down" },
-        unavailable: "MCP server \"down\" is not connected: connection refused",
+        unavailable: 'MCP server "down" is not connected: connection refused',
       },
       invoke: async () => {
-        throw new ToolError("network", "MCP server \"down\" is not connected.", { detail: "ECONNREFUSED 127.0.0.1:9 (operator only)" });
+        throw new ToolError("network", 'MCP server "down" is not connected.', { detail: "ECONNREFUSED 127.0.0.1:9 (operator only)" });
       },
     },
     {
-      spec: { name: "rt_hello", description: "Defined at run time.", inputSchema: { type: "object", properties: {} }, source: { kind: "runtime", id: "runtime" } },
+      spec: {
+        name: "rt_hello",
+        description: "Defined at run time.",
+        inputSchema: { type: "object", properties: {} },
+        source: { kind: "runtime", id: "runtime" },
+      },
       invoke: async () => ({ content: [text("hello")] }),
     },
   ],
@@ -106,7 +111,8 @@ async function connect(opts: { era?: "modern" | "legacy"; name?: string; token?:
   return client;
 }
 
-const rawModern = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Request => modernRequest(URL_, method, params, headers);
+const rawModern = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Request =>
+  modernRequest(URL_, method, params, headers);
 
 const runIdOf = (result: { _meta?: Record<string, unknown> }): string => String(result._meta?.[META.runId]);
 
@@ -214,7 +220,15 @@ describe("tools/call", () => {
     expect(result.structuredContent).toEqual({ sum: 42 });
     expect(result.content).toEqual([{ type: "text", text: JSON.stringify({ sum: 42 }, null, 2) }]);
     const run = await runs.get(runIdOf(result));
-    expect(run).toMatchObject({ tool: "add", status: "success", origin: "mcp", clientName: "claude-test", actor: "tester", arguments: { a: 2, b: 40 }, outputValid: true });
+    expect(run).toMatchObject({
+      tool: "add",
+      status: "success",
+      origin: "mcp",
+      clientName: "claude-test",
+      actor: "tester",
+      arguments: { a: 2, b: 40 },
+      outputValid: true,
+    });
     const listed = await runs.list({ tool: "add" });
     expect(listed.runs.some((r) => r.id === run!.id && r.origin === "mcp" && r.clientName === "claude-test")).toBe(true);
     await client.close();
@@ -228,7 +242,12 @@ describe("tools/call", () => {
     expect(message).toMatch(/rejected \(invalid_args\)/);
     expect(message).toContain("- /a: must be integer");
     expect(message).toContain("- /b: is required");
-    expect(result._meta?.[META.fieldErrors]).toEqual(expect.arrayContaining([{ path: "/a", message: "must be integer" }, { path: "/b", message: "is required" }]));
+    expect(result._meta?.[META.fieldErrors]).toEqual(
+      expect.arrayContaining([
+        { path: "/a", message: "must be integer" },
+        { path: "/b", message: "is required" },
+      ]),
+    );
     const run = await runs.get(runIdOf(result));
     expect(run).toMatchObject({ status: "rejected", origin: "mcp", clientName: "vitest-client", error: { kind: "invalid_args" } });
     expect(run!.error!.details).toEqual(expect.arrayContaining([{ path: "/a", message: "must be integer" }]));
@@ -339,7 +358,12 @@ describe("2025-era sessions", () => {
     new Request(URL_, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "sess", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "sess", version: "1" } },
+      }),
     });
   const stateless = async () => new Response("stateless", { status: 299 });
 
@@ -374,7 +398,10 @@ describe("2025-era sessions", () => {
     for (let i = 0; i < 3; i++) ids.push((await sessions.handle(initialize(), stateless)).headers.get("mcp-session-id")!);
     expect(sessions.size).toBe(2);
     expect((await sessions.handle(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": ids[0] } }), stateless)).status).toBe(404);
-    const del = await sessions.handle(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": ids[2], "mcp-protocol-version": "2025-11-25" } }), stateless);
+    const del = await sessions.handle(
+      new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": ids[2], "mcp-protocol-version": "2025-11-25" } }),
+      stateless,
+    );
     expect(del.status).toBe(200);
     expect(sessions.size).toBe(1);
     await sessions.closeAll();

@@ -23,7 +23,15 @@ const person = (userId: string, role: Principal["role"] = "runner", tokenId: str
 const rita = person("rita");
 const ritaToken = person("rita", "runner", "tok-rita");
 const mallory = person("mallory", "admin");
-const envToken: Principal = { via: "mcp-token", role: "runner", userId: null, actor: "token:STUDIO_MCP_TOKEN", name: "MCP token", tokenId: null, tokenName: "STUDIO_MCP_TOKEN" };
+const envToken: Principal = {
+  via: "mcp-token",
+  role: "runner",
+  userId: null,
+  actor: "token:STUDIO_MCP_TOKEN",
+  name: "MCP token",
+  tokenId: null,
+  tokenName: "STUDIO_MCP_TOKEN",
+};
 
 let db: TestDatabase;
 let studio: McpStudio;
@@ -51,7 +59,12 @@ const get = (who: Principal, session: string, lastEventId?: string) =>
 const del = (who: Principal, session: string) => handleMcpRequest(new Request(URL_, { method: "DELETE", headers: headers(session) }), { studio }, who);
 
 async function open(who: Principal): Promise<string> {
-  const init = await post(who, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "owner-test", version: "1" } } });
+  const init = await post(who, {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "owner-test", version: "1" } },
+  });
   const session = init.headers.get("mcp-session-id");
   expect(session).toBeTruthy();
   await init.body?.cancel();
@@ -128,9 +141,14 @@ describe("a 2025-era session belongs to who opened it", () => {
     // per request, never the role of whoever opened the session.
     const ritaViewer = person("rita", "viewer", "tok-rita-view");
     const session = await open(rita);
-    const refused = await events(await post(ritaViewer, { jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }, session));
+    const refused = await events(
+      await post(ritaViewer, { jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }, session),
+    );
     // tools/call is decided by the run policy, as on REST: a rejected run, with the viewer's role named.
-    expect(refused.at(-1)!.data).toMatchObject({ id: 11, result: { isError: true, _meta: { "dev.toolstudio/runStatus": "rejected", "dev.toolstudio/errorKind": "permission_denied" } } });
+    expect(refused.at(-1)!.data).toMatchObject({
+      id: 11,
+      result: { isError: true, _meta: { "dev.toolstudio/runStatus": "rejected", "dev.toolstudio/errorKind": "permission_denied" } },
+    });
     expect(JSON.stringify(refused.at(-1)!.data)).toContain("has the viewer role");
     const listed = await events(await post(ritaViewer, { jsonrpc: "2.0", id: 12, method: "tools/list" }, session));
     expect(listed.at(-1)!.data).toMatchObject({ id: 12, result: { tools: expect.any(Array) } });

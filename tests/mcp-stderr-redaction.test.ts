@@ -71,7 +71,14 @@ describe("values the studio passes to a stdio server are redacted from its stder
 
   it("a server that dies printing the value: its last words are redacted too", async () => {
     const conn = new McpConnection(
-      { name: "dies", transport: "stdio", command: process.execPath, args: ["-e", "console.error('bad token ' + process.env.API_TOKEN); process.exit(3)"], env: { API_TOKEN: TOKEN }, enabled: true },
+      {
+        name: "dies",
+        transport: "stdio",
+        command: process.execPath,
+        args: ["-e", "console.error('bad token ' + process.env.API_TOKEN); process.exit(3)"],
+        env: { API_TOKEN: TOKEN },
+        enabled: true,
+      },
       { backoff: { initialMs: 60_000, maxMs: 60_000, jitter: 0 } },
     );
     afterAll(() => conn.close());

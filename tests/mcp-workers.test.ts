@@ -59,7 +59,13 @@ describe("MCP servers held by the workers, listed and called from a web instance
     workerQueue = RunQueue.create(pg(), { maxRunMs: 60_000, instanceName: "worker" });
     await workerQueue.start();
     const announce = (id: string) => async (tx: Prisma.TransactionClient) => void (await tx.$executeRaw`SELECT pg_notify(${RUN_FINAL_CHANNEL}, ${id})`);
-    const workerDeps: ExecuteDeps & QueueDeps = { registry: workerRegistry, runs: workerRuns, queue: workerQueue, onQueuedFinal: announce, sourcesSettled: () => manager.settled() };
+    const workerDeps: ExecuteDeps & QueueDeps = {
+      registry: workerRegistry,
+      runs: workerRuns,
+      queue: workerQueue,
+      onQueuedFinal: announce,
+      sourcesSettled: () => manager.settled(),
+    };
     await workerQueue.work(async (id, signal, job) => void (await runQueued(workerDeps, id, { signal, retries: !job.waited })), { concurrency: 2 });
 
     // The web instance's side: no connections.
@@ -72,12 +78,21 @@ describe("MCP servers held by the workers, listed and called from a web instance
     webQueue = RunQueue.create(pg(), { maxRunMs: 60_000, instanceName: "web" });
     await webQueue.start();
     const cancelQueued = async (id: string) => {
-      const run = await runs.endQueued(id, { status: "cancelled", finishedAt: new Date(), error: { kind: "cancelled", message: "Cancelled by the caller before it started." } });
+      const run = await runs.endQueued(id, {
+        status: "cancelled",
+        finishedAt: new Date(),
+        error: { kind: "cancelled", message: "Cancelled by the caller before it started." },
+      });
       if (run) await webQueue.cancel(id);
       return run;
     };
     const waiter = new RunWaiter({ runs, notifier, cancel: (id) => requestCancel({ runs, notifier, cancelQueued }, id), dropJob: (id) => webQueue.cancel(id) });
-    web = { registry, runs, sourcesSettled: () => directory.settled(), delegate: { wanted: (t) => t.spec.source.kind === "mcp", queue: webQueue, wait: waiter.wait.bind(waiter) } };
+    web = {
+      registry,
+      runs,
+      sourcesSettled: () => directory.settled(),
+      delegate: { wanted: (t) => t.spec.source.kind === "mcp", queue: webQueue, wait: waiter.wait.bind(waiter) },
+    };
   }, 60_000);
 
   afterAll(async () => {
@@ -94,7 +109,12 @@ describe("MCP servers held by the workers, listed and called from a web instance
     await directory.settled(20_000);
     expect(directory.state("ex")).toMatchObject({ name: "ex", state: "connected", origin: "config" });
     const names = (await web.registry.list()).map((t) => t.name).sort();
-    expect(names).toEqual(manager.tools().map((t) => t.spec.name).sort());
+    expect(names).toEqual(
+      manager
+        .tools()
+        .map((t) => t.spec.name)
+        .sort(),
+    );
     expect(names).toContain("ex__slow_count");
     // Every declared field survives the trip through the database.
     const spec = (await web.registry.get("ex__fancy"))!.spec;
@@ -133,7 +153,14 @@ describe("MCP servers held by the workers, listed and called from a web instance
 
   it("a caller that goes away cancels the run on the worker", async () => {
     const ac = new AbortController();
-    const pending = executeTool(web, { tool: "ex__slow_count", arguments: { to: 50, delayMs: 200 }, origin: "api", actor: "ana@example.com", signal: ac.signal, onStart: () => setTimeout(() => ac.abort(), 600) });
+    const pending = executeTool(web, {
+      tool: "ex__slow_count",
+      arguments: { to: 50, delayMs: 200 },
+      origin: "api",
+      actor: "ana@example.com",
+      signal: ac.signal,
+      onStart: () => setTimeout(() => ac.abort(), 600),
+    });
     const run = await pending;
     expect(run.status).toBe("cancelled");
     expect(run.durationMs).toBeLessThan(5000);
@@ -153,7 +180,10 @@ describe("MCP servers held by the workers, listed and called from a web instance
     await manager.sync(servers);
     await publisher.flush();
     expect(directory.states()).toEqual([]);
-    await until(() => db.prisma.mcpServerState.count(), (n) => n === 0);
+    await until(
+      () => db.prisma.mcpServerState.count(),
+      (n) => n === 0,
+    );
     expect(await db.prisma.mcpServerState.count()).toBe(0);
     // A config entry the worker has not connected yet shows as connecting, with no tools.
     servers = [{ ...ex, name: "later" }];

@@ -78,8 +78,15 @@ describe("migrate on PostgreSQL", () => {
     const id = randomUUID();
     await db.prisma.run.create({
       data: {
-        id, toolName: "echo", toolSource: "builtin", toolSpecHash: "h", arguments: { a: 1 },
-        status: "running", actor: "test", origin: "api", startedAt: new Date(),
+        id,
+        toolName: "echo",
+        toolSource: "builtin",
+        toolSpecHash: "h",
+        arguments: { a: 1 },
+        status: "running",
+        actor: "test",
+        origin: "api",
+        startedAt: new Date(),
       },
     });
     expect((await db.prisma.run.findUniqueOrThrow({ where: { id } })).arguments).toEqual({ a: 1 });

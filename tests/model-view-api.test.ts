@@ -41,7 +41,8 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const req = (p: string, token: string | null = ADMIN_TOKEN) => new Request(`http://127.0.0.1${p}`, { headers: { host: "127.0.0.1:3000", ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+const req = (p: string, token: string | null = ADMIN_TOKEN) =>
+  new Request(`http://127.0.0.1${p}`, { headers: { host: "127.0.0.1:3000", ...(token ? { authorization: `Bearer ${token}` } : {}) } });
 async function one(name: string, qs: string, token?: string | null) {
   const res = await ONE(req(`/api/tools/${encodeURIComponent(name)}/definition?${qs}`, token), { params: Promise.resolve({ name }) });
   return { status: res.status, body: await res.json() };
@@ -57,7 +58,10 @@ describe("GET /api/tools/{name}/definition", () => {
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(["definition", "for", "lint", "name", "strict", "tokens"]);
     expect(body).toMatchObject({ for: "openai-chat", name: "add", strict: true, tokens: { tokenizer: "o200k_base", approximate: false } });
-    expect(body.definition).toMatchObject({ type: "function", function: { name: "add", strict: true, parameters: { type: "object", additionalProperties: false } } });
+    expect(body.definition).toMatchObject({
+      type: "function",
+      function: { name: "add", strict: true, parameters: { type: "object", additionalProperties: false } },
+    });
   });
 
   it("maps the fixture's dotted name and says why strict mode is off", async () => {
@@ -194,7 +198,12 @@ describe("GET /api/runs/{id}/model-view", () => {
   });
 
   it("shows a failed run's model-visible error, never the operator-only detail", async () => {
-    const run = await studio.execute({ tool: "fail", arguments: { kind: "not_found", mode: "crash", message: "secret internals" }, origin: "api", actor: "test" });
+    const run = await studio.execute({
+      tool: "fail",
+      arguments: { kind: "not_found", mode: "crash", message: "secret internals" },
+      origin: "api",
+      actor: "test",
+    });
     expect(run.status).toBe("error");
     for (const target of ["openai-responses", "gemini", "rig"]) {
       const { status, body } = await view(run.id, `for=${target}`);

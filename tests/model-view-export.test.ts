@@ -39,7 +39,18 @@ describe("a target's definitions file", () => {
       expect(b).toBe(a);
       expect(a.endsWith("}\n")).toBe(true);
       // No time stamp or host to make a diff of nothing: these keys and no others.
-      expect(Object.keys(JSON.parse(a))).toEqual(["$comment", "for", "strict", "filter", "total", "tokens", "definitions", "nameMappings", "notStrict", "lint"]);
+      expect(Object.keys(JSON.parse(a))).toEqual([
+        "$comment",
+        "for",
+        "strict",
+        "filter",
+        "total",
+        "tokens",
+        "definitions",
+        "nameMappings",
+        "notStrict",
+        "lint",
+      ]);
     }
   });
 
@@ -79,7 +90,9 @@ describe("a target's definitions file", () => {
     const q = { q: "", source: "all", hints: ["read-only"] };
     const f = definitionsFile(REGISTRY, "mcp", { filter: { hints: q.hints } });
     const matches = toolFilter(q);
-    const expected = REGISTRY.filter((s) => matches(s)).map((s) => s.name).sort();
+    const expected = REGISTRY.filter((s) => matches(s))
+      .map((s) => s.name)
+      .sort();
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(REGISTRY.length);
     expect(f.definitions.map((d) => d.name)).toEqual(expected);
@@ -105,7 +118,13 @@ describe("the tool list's filters", () => {
     const bare = { name: "bare", source: { id: "s" } };
     const hold = (id: string, t: object) => toolFilter({ q: "", source: "all", hints: [id] })({ ...bare, ...t });
     // Defaults (MCP): not read-only, destructive, not idempotent, open world.
-    expect(HINT_FILTERS.map((f) => [f.id, hold(f.id, {})])).toEqual([["read-only", false], ["writes", true], ["destructive", true], ["idempotent", false], ["closed world", false]]);
+    expect(HINT_FILTERS.map((f) => [f.id, hold(f.id, {})])).toEqual([
+      ["read-only", false],
+      ["writes", true],
+      ["destructive", true],
+      ["idempotent", false],
+      ["closed world", false],
+    ]);
     expect(hold("read-only", { annotations: { readOnlyHint: true } })).toBe(true);
     expect(hold("destructive", { annotations: { readOnlyHint: true, destructiveHint: true } })).toBe(false);
     expect(hold("closed world", { annotations: { openWorldHint: false } })).toBe(true);

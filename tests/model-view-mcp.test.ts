@@ -21,7 +21,14 @@ let dir: string;
 const conns: McpConnection[] = [];
 let specs: ToolSpec[] = [];
 
-const stdio = (name: string, args: string[], env: Record<string, string> = {}): McpServerConfig => ({ name, transport: "stdio", command: process.execPath, args, env, enabled: true });
+const stdio = (name: string, args: string[], env: Record<string, string> = {}): McpServerConfig => ({
+  name,
+  transport: "stdio",
+  command: process.execPath,
+  args,
+  env,
+  enabled: true,
+});
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "model-view-mcp-"));
@@ -49,7 +56,8 @@ afterAll(async () => {
 const nameOf = (d: BuiltDefinition): string => (d.for === "openai-chat" ? (d.definition.function as { name: string }).name : (d.definition.name as string));
 describe("the tools of server-everything, -filesystem and -memory", () => {
   it("are listed by all three servers", () => {
-    for (const server of ["everything", "filesystem", "memory"]) expect(specs.filter((s) => s.source.id === `mcp:${server}` || s.name.startsWith(`${server}__`)).length, server).toBeGreaterThan(0);
+    for (const server of ["everything", "filesystem", "memory"])
+      expect(specs.filter((s) => s.source.id === `mcp:${server}` || s.name.startsWith(`${server}__`)).length, server).toBeGreaterThan(0);
     expect(specs.some((s) => s.name === "filesystem__read_text_file" || s.name === "filesystem__read_file")).toBe(true);
     expect(specs.some((s) => s.name === "memory__create_entities")).toBe(true);
   });
@@ -66,10 +74,21 @@ describe("the tools of server-everything, -filesystem and -memory", () => {
           names.add(nameOf(d));
           expect(d.tokens.count).toBe(o200k.encode(JSON.stringify(d.definition), [], []).length);
           if (target === "openai-chat" || target === "openai-responses") {
-            if (strict && d.strict) expect(checkOpenAiStrict(nameOf(d), (target === "openai-chat" ? (d.definition.function as { parameters: object }).parameters : d.definition.parameters) as Record<string, unknown>), d.name).toEqual([]);
+            if (strict && d.strict)
+              expect(
+                checkOpenAiStrict(
+                  nameOf(d),
+                  (target === "openai-chat" ? (d.definition.function as { parameters: object }).parameters : d.definition.parameters) as Record<
+                    string,
+                    unknown
+                  >,
+                ),
+                d.name,
+              ).toEqual([]);
             if (strict && !d.strict) expect(d.strictReason, d.name).toBeTruthy();
           }
-          if (target === "gemini" && d.definition.parameters) for (const k of schemaKeys(d.definition.parameters)) expect(GEMINI_KEYWORDS.has(k), `${d.name}: ${k}`).toBe(true);
+          if (target === "gemini" && d.definition.parameters)
+            for (const k of schemaKeys(d.definition.parameters)) expect(GEMINI_KEYWORDS.has(k), `${d.name}: ${k}`).toBe(true);
         }
         expect(names.size).toBe(specs.length);
       }

@@ -85,7 +85,8 @@ describe("a run as each model receives it", () => {
 
   it("Gemini: a functionResponse whose output is the text, media in its parts; audio dropped", () => {
     const v = runModelView(mixed, "gemini");
-    const fr = (v.message as { functionResponse: { name: string; response: { output: string }; parts: { inlineData: { mimeType: string } }[] } }).functionResponse;
+    const fr = (v.message as { functionResponse: { name: string; response: { output: string }; parts: { inlineData: { mimeType: string } }[] } })
+      .functionResponse;
     expect(fr.name).toBe("chart");
     expect(fr.response.output).toBe("Here is the chart.\nResource: Report <file:///tmp/report.csv>");
     expect(fr.parts.map((p) => p.inlineData.mimeType)).toEqual(["image/png", "application/pdf"]);
@@ -130,7 +131,9 @@ describe("a run as each model receives it", () => {
     }
     expect(runModelView(failed, "anthropic").message.is_error).toBe(true);
     expect(runModelView(failed, "mcp").message.isError).toBe(true);
-    expect((runModelView(failed, "gemini").message.functionResponse as { response: Record<string, unknown> }).response).toEqual({ error: expect.stringContaining("No such order.") });
+    expect((runModelView(failed, "gemini").message.functionResponse as { response: Record<string, unknown> }).response).toEqual({
+      error: expect.stringContaining("No such order."),
+    });
   });
 });
 
@@ -139,7 +142,10 @@ const tool = (name: string, server: string, props: number): ToolSpec => ({
   name,
   description: `Tool ${name}`,
   source: { kind: "mcp", id: server, server },
-  inputSchema: { type: "object", properties: Object.fromEntries(Array.from({ length: props }, (_, i) => [`field_${i}`, { type: "string", description: `Field ${i} of ${name}` }])) },
+  inputSchema: {
+    type: "object",
+    properties: Object.fromEntries(Array.from({ length: props }, (_, i) => [`field_${i}`, { type: "string", description: `Field ${i} of ${name}` }])),
+  },
 });
 
 describe("the context budget", () => {

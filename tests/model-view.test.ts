@@ -9,7 +9,17 @@ import { describe, expect, it } from "vitest";
 import { createBuiltinSource } from "@/lib/builtin-tools";
 import { RuntimeConfigSchema } from "@/lib/config/schema";
 import { HttpError } from "@/lib/http/http";
-import { buildDefinition, buildDefinitions, mapNames, registryNames, selectTools, TARGETS, type BuiltDefinition, type LintItem, type Target } from "@/lib/model-view";
+import {
+  buildDefinition,
+  buildDefinitions,
+  mapNames,
+  registryNames,
+  selectTools,
+  TARGETS,
+  type BuiltDefinition,
+  type LintItem,
+  type Target,
+} from "@/lib/model-view";
 import { GEMINI_KEYWORDS, GEMINI_SCHEMA_DOC } from "@/lib/model-view/gemini";
 import { ANTHROPIC_NAME, GEMINI_NAME, MCP_NAME, OPENAI_NAME } from "@/lib/model-view/names";
 import { parseDefinitionQuery } from "@/lib/model-view/query";
@@ -26,7 +36,9 @@ const BUILTIN: ToolSpec[] = (builtinSource.list() as { spec: ToolSpec }[]).map((
 
 const paramsOf = (d: BuiltDefinition): JsonSchema => {
   const def = d.definition as Record<string, JsonSchema & { parameters?: JsonSchema }>;
-  return (d.for === "openai-chat" ? def.function!.parameters : d.for === "anthropic" ? def.input_schema : d.for === "mcp" ? def.inputSchema : def.parameters) as JsonSchema;
+  return (
+    d.for === "openai-chat" ? def.function!.parameters : d.for === "anthropic" ? def.input_schema : d.for === "mcp" ? def.inputSchema : def.parameters
+  ) as JsonSchema;
 };
 const nameOf = (d: BuiltDefinition): string => (d.for === "openai-chat" ? (d.definition.function as { name: string }).name : (d.definition.name as string));
 const find = (lint: LintItem[], pointer: string, keyword: string) => lint.find((l) => l.pointer === pointer && l.keyword === keyword);
@@ -65,14 +77,29 @@ describe("OpenAI strict mode", () => {
       expect(p.properties.query!.type).toBe("string");
       // oneOf as anyOf, the tuple as an array of its members' union with its length, const kept.
       expect(p.properties.target!.anyOf).toHaveLength(2);
-      expect(p.properties.point).toMatchObject({ type: ["array", "null"], items: { anyOf: [{ type: "number" }, { type: "string" }] }, minItems: 3, maxItems: 3 });
+      expect(p.properties.point).toMatchObject({
+        type: ["array", "null"],
+        items: { anyOf: [{ type: "number" }, { type: "string" }] },
+        minItems: 3,
+        maxItems: 3,
+      });
       expect(p.properties.version).toEqual({ const: "v2" });
       // Unsupported keywords are in the description, not in the schema.
       expect(p.properties.query!.description).toBe("What to look for. (Not enforced: minLength: 2; maxLength: 200)");
       expect(p.properties.filter!.description).toContain('if: {"properties":{"kind":{"const":"company"}}}');
       // The strict schema is valid JSON Schema and takes arguments shaped as the original's, absent ones as null.
       const ajv = new Ajv2020({ strict: false, validateFormats: false });
-      const ok = ajv.validate(p, { query: "ab", target: { id: "x" }, tree: { label: "a", children: [{ label: "b", children: null }] }, filter: null, point: [1, 2, "z"], version: "v2", note: null, limit: 5, homepage: null });
+      const ok = ajv.validate(p, {
+        query: "ab",
+        target: { id: "x" },
+        tree: { label: "a", children: [{ label: "b", children: null }] },
+        filter: null,
+        point: [1, 2, "z"],
+        version: "v2",
+        note: null,
+        limit: 5,
+        homepage: null,
+      });
       expect(ok, JSON.stringify(ajv.errors)).toBe(true);
       expect(ajv.validate(p, { query: "ab", target: { id: "x" }, version: "v2" })).toBe(false);
     });
@@ -95,17 +122,23 @@ describe("OpenAI strict mode", () => {
       "(root): properties a not in required",
       "/properties/a: unsupported keyword minLength",
     ]);
-    expect(checkOpenAiStrict("x", { anyOf: [{ type: "object", properties: {}, required: [], additionalProperties: false }] })).toContain("(root): the root must be an object, not anyOf");
+    expect(checkOpenAiStrict("x", { anyOf: [{ type: "object", properties: {}, required: [], additionalProperties: false }] })).toContain(
+      "(root): the root must be an object, not anyOf",
+    );
   });
 
   it("limits of the documented schema size end strict mode with the reason", () => {
     const props = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`p${i}`, { type: "string", enum: ["a"] }]));
-    const d = buildDefinition({ ...FIXTURE, name: "wide", inputSchema: { type: "object", properties: props, required: Object.keys(props) } }, "openai-chat", { strict: true });
+    const d = buildDefinition({ ...FIXTURE, name: "wide", inputSchema: { type: "object", properties: props, required: Object.keys(props) } }, "openai-chat", {
+      strict: true,
+    });
     expect(d.strict).toBe(false);
     expect(d.strictReason).toContain("1001 enum values in all (the limit is 1000)");
     let deep: JsonSchema = { type: "string" };
     for (let i = 0; i < 11; i++) deep = { type: "object", properties: { x: deep }, required: ["x"] };
-    expect(buildDefinition({ ...FIXTURE, name: "deep", inputSchema: deep }, "openai-chat", { strict: true }).strictReason).toContain("11 levels of nested objects (the limit is 10)");
+    expect(buildDefinition({ ...FIXTURE, name: "deep", inputSchema: deep }, "openai-chat", { strict: true }).strictReason).toContain(
+      "11 levels of nested objects (the limit is 10)",
+    );
   });
 
   it("inlines a $ref that has keywords beside it, keeps a recursive one bare", () => {
@@ -113,19 +146,32 @@ describe("OpenAI strict mode", () => {
       type: "object",
       properties: { home: { $ref: "#/$defs/addr", description: "Home address." }, tree: { $ref: "#/$defs/node", description: "A tree." } },
       required: ["home", "tree"],
-      $defs: { addr: { type: "object", description: "An address.", properties: { city: { type: "string" } }, required: ["city"] }, node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["kids"] } },
+      $defs: {
+        addr: { type: "object", description: "An address.", properties: { city: { type: "string" } }, required: ["city"] },
+        node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["kids"] },
+      },
     };
     const d = buildDefinition({ ...FIXTURE, name: "refs", inputSchema: schema }, "openai-chat", { strict: true });
     expect(d.strict, d.strictReason).toBe(true);
     expect(checkOpenAiStrict("refs", paramsOf(d))).toEqual([]);
     const p = paramsOf(d) as { properties: Record<string, JsonSchema> };
-    expect(p.properties.home).toEqual({ type: "object", description: "Home address. An address.", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false });
+    expect(p.properties.home).toEqual({
+      type: "object",
+      description: "Home address. An address.",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+      additionalProperties: false,
+    });
     expect(p.properties.tree).toEqual({ $ref: "#/$defs/node" });
     expect(find(d.lint, "/properties/tree", "$ref")).toMatchObject({ severity: "changed", fix: "dropped beside it: description" });
   });
 
   it("values of any type and free-form objects cannot be strict", () => {
-    const d = buildDefinition({ ...FIXTURE, name: "anyv", inputSchema: { type: "object", properties: { v: {}, o: { type: "object" } }, required: ["v", "o"] } }, "openai-responses", { strict: true });
+    const d = buildDefinition(
+      { ...FIXTURE, name: "anyv", inputSchema: { type: "object", properties: { v: {}, o: { type: "object" } }, required: ["v", "o"] } },
+      "openai-responses",
+      { strict: true },
+    );
     expect(d.strict).toBe(false);
     expect(d.strictReason).toContain("/properties/v: a value of any type");
     expect(d.strictReason).toContain("/properties/o: an object with any keys");
@@ -138,13 +184,22 @@ describe("Anthropic strict tool use", () => {
     expect(d.strict).toBe(false);
     expect(d.strictReason).toContain('/properties/tree: a recursive reference "#/$defs/node"');
     expect(d.definition.strict).toBe(false);
-    const flat = { ...FIXTURE, name: "flat", inputSchema: { type: "object", properties: { a: { type: "string" }, n: { type: "integer", minimum: 1 } }, required: ["a"] } };
+    const flat = {
+      ...FIXTURE,
+      name: "flat",
+      inputSchema: { type: "object", properties: { a: { type: "string" }, n: { type: "integer", minimum: 1 } }, required: ["a"] },
+    };
     const s = buildDefinition(flat, "anthropic", { strict: true });
     expect(s.strict).toBe(true);
     expect(s.definition).toEqual({
       name: "flat",
       description: FIXTURE.description,
-      input_schema: { type: "object", properties: { a: { type: "string" }, n: { type: "integer", description: "(Not enforced: minimum: 1)" } }, required: ["a"], additionalProperties: false },
+      input_schema: {
+        type: "object",
+        properties: { a: { type: "string" }, n: { type: "integer", description: "(Not enforced: minimum: 1)" } },
+        required: ["a"],
+        additionalProperties: false,
+      },
       strict: true,
     });
   });
@@ -157,7 +212,9 @@ describe("lint per target against the fixture, each rule with its documented sou
     for (const target of TARGETS) {
       for (const strict of [false, true]) {
         for (const l of lintOf(target, strict)) {
-          expect(l.doc, `${target} ${l.keyword}`).toMatch(/^https:\/\/(platform\.openai\.com|docs\.anthropic\.com|ai\.google\.dev|modelcontextprotocol\.io|docs\.rs)\//);
+          expect(l.doc, `${target} ${l.keyword}`).toMatch(
+            /^https:\/\/(platform\.openai\.com|docs\.anthropic\.com|ai\.google\.dev|modelcontextprotocol\.io|docs\.rs)\//,
+          );
           expect(["rejected", "dropped", "changed"]).toContain(l.severity);
           expect(l.message.length).toBeGreaterThan(0);
           expect(l.message).not.toContain("\n");
@@ -201,7 +258,12 @@ describe("lint per target against the fixture, each rule with its documented sou
     const tool = (inputSchema: JsonSchema): ToolSpec => ({ ...FIXTURE, name: "refused_shapes", inputSchema });
     const arrays = tool({
       type: "object",
-      properties: { tags: { type: "array" }, either: { anyOf: [{ type: ["array", "null"] }, { type: "string" }] }, ok: { type: "array", items: { type: "string" } }, tree: { $ref: "#/$defs/list" } },
+      properties: {
+        tags: { type: "array" },
+        either: { anyOf: [{ type: ["array", "null"] }, { type: "string" }] },
+        ok: { type: "array", items: { type: "string" } },
+        tree: { $ref: "#/$defs/list" },
+      },
       $defs: { list: { type: "array" } },
     });
     const variants = tool({ type: "object", oneOf: [{ properties: { id: { type: "string" } } }, { properties: { email: { type: "string" } } }] });
@@ -210,10 +272,23 @@ describe("lint per target against the fixture, each rule with its documented sou
       const doc = "https://platform.openai.com/docs/guides/function-calling";
       const plain = buildDefinition(arrays, target).lint;
       // Each array without items where it is written (the $defs entry once, not where it is referenced); one with items is fine.
-      expect(plain.filter((l) => l.keyword === "items").map((l) => l.pointer).sort()).toEqual(["/$defs/list", "/properties/either/anyOf/0", "/properties/tags"]);
+      expect(
+        plain
+          .filter((l) => l.keyword === "items")
+          .map((l) => l.pointer)
+          .sort(),
+      ).toEqual(["/$defs/list", "/properties/either/anyOf/0", "/properties/tags"]);
       for (const l of plain) expect(l).toMatchObject({ severity: "rejected", doc, message: expect.stringContaining("array schema missing items") });
-      expect(find(buildDefinition(variants, target).lint, "", "oneOf")).toMatchObject({ severity: "rejected", doc, message: expect.stringContaining("at the top level") });
-      expect(find(buildDefinition(untyped, target).lint, "", "type")).toMatchObject({ severity: "rejected", doc, message: expect.stringContaining("type is missing") });
+      expect(find(buildDefinition(variants, target).lint, "", "oneOf")).toMatchObject({
+        severity: "rejected",
+        doc,
+        message: expect.stringContaining("at the top level"),
+      });
+      expect(find(buildDefinition(untyped, target).lint, "", "type")).toMatchObject({
+        severity: "rejected",
+        doc,
+        message: expect.stringContaining("type is missing"),
+      });
       // Strict mode cannot express an array of anything, so the tool goes as declared and the API's rule still holds.
       const strict = buildDefinition(arrays, target, { strict: true });
       expect(strict.strict).toBe(false);
@@ -223,7 +298,11 @@ describe("lint per target against the fixture, each rule with its documented sou
       expect(closed.strict).toBe(true);
       expect(closed.lint.filter((l) => l.doc === doc)).toEqual([]);
       // Every built-in tool passes these rules as declared.
-      for (const b of buildDefinitions(BUILTIN, target)) expect(b.lint.filter((l) => l.doc === doc), b.name).toEqual([]);
+      for (const b of buildDefinitions(BUILTIN, target))
+        expect(
+          b.lint.filter((l) => l.doc === doc),
+          b.name,
+        ).toEqual([]);
     }
   });
 
@@ -250,7 +329,10 @@ describe("lint per target against the fixture, each rule with its documented sou
     expect(find(lint, "/properties/filter", "if")).toMatchObject({ severity: "rejected", doc });
     expect(find(lint, "/properties/target/oneOf/0/properties/id", "format")).toMatchObject({ severity: "rejected", doc });
     expect(find(lint, "/properties/tree", "$ref")).toMatchObject({ severity: "changed", fix: "the referenced schema inlined" });
-    expect(find(lint, "/$defs/node/properties/children/items", "$ref")).toMatchObject({ severity: "changed", fix: "cut here to an object, described in words" });
+    expect(find(lint, "/$defs/node/properties/children/items", "$ref")).toMatchObject({
+      severity: "changed",
+      fix: "cut here to an object, described in words",
+    });
     expect(find(lint, "/properties/version", "const")).toMatchObject({ severity: "changed", doc });
     expect(find(lint, "/properties/note", "type")).toMatchObject({ severity: "changed", fix: "one type, with nullable" });
     expect(find(lint, "/properties/point", "prefixItems")).toMatchObject({ severity: "changed", doc });
@@ -276,7 +358,10 @@ describe("Gemini function declarations", () => {
   });
 
   it("leave parameters out for a tool without any", () => {
-    expect(buildDefinition({ ...FIXTURE, name: "none", inputSchema: { type: "object", properties: {} } }, "gemini").definition).toEqual({ name: "none", description: FIXTURE.description });
+    expect(buildDefinition({ ...FIXTURE, name: "none", inputSchema: { type: "object", properties: {} } }, "gemini").definition).toEqual({
+      name: "none",
+      description: FIXTURE.description,
+    });
   });
 });
 

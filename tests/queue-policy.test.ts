@@ -132,7 +132,10 @@ describe("the queue policy", () => {
   it("synchronous runs count toward a limit: a queued run waits until the one running here ends", async () => {
     setPolicy([{ tool: "slow", concurrency: 1 }]);
     const direct = executeTool(deps, { tool: "slow", arguments: { hold: 1200 }, origin: "api", actor: "queue@example.com" });
-    await until(() => db.prisma.run.count({ where: { toolName: "slow", status: "running" } }), (n) => n === 1);
+    await until(
+      () => db.prisma.run.count({ where: { toolName: "slow", status: "running" } }),
+      (n) => n === 1,
+    );
     const queued = await send("slow", { hold: 10 });
     await sleep(700);
     expect((await runs.get(queued.id))?.status).toBe("queued");
@@ -150,12 +153,19 @@ describe("the queue policy", () => {
     const second = await send("slow", { hold: 10 });
     // Held at least once: its first job completed and a later one waits.
     await until(
-      () => db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'tool-runs' AND data->>'runId' = $1 AND id <> $1::uuid`, second.id),
+      () =>
+        db.prisma.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'tool-runs' AND data->>'runId' = $1 AND id <> $1::uuid`,
+          second.id,
+        ),
       (r) => (r[0]?.n ?? 0) > 0,
     );
     expect(await runs.endQueued(second.id, { status: "cancelled", finishedAt: new Date() })).not.toBeNull();
     await web.cancel(second.id);
-    const waiting = await db.prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = 'tool-runs' AND data->>'runId' = $1 AND state IN ('created', 'retry')`, second.id);
+    const waiting = await db.prisma.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM pgboss.job WHERE name = 'tool-runs' AND data->>'runId' = $1 AND state IN ('created', 'retry')`,
+      second.id,
+    );
     expect(waiting).toHaveLength(0);
     await settle([first.id]);
     expect((await runs.get(second.id))?.status).toBe("cancelled");
@@ -172,7 +182,15 @@ describe("the queue policy", () => {
     while (id) {
       const [run] = await settle([id]);
       chain.push(run!);
-      id = run!.status === "error" ? (await until(() => db.prisma.run.findFirst({ where: { retryOfId: run!.id } }), (r) => r !== null))?.id : undefined;
+      id =
+        run!.status === "error"
+          ? (
+              await until(
+                () => db.prisma.run.findFirst({ where: { retryOfId: run!.id } }),
+                (r) => r !== null,
+              )
+            )?.id
+          : undefined;
     }
     expect(chain.map((r) => [r.status, r.attempt ?? 1, r.error?.kind ?? null])).toEqual([
       ["error", 1, "network"],
@@ -198,7 +216,10 @@ describe("the queue policy", () => {
     flakyCalls = 0;
     const twice = await send("flaky", { fails: ["network", "network", "network"] });
     await settle([twice.id]);
-    const retry = await until(() => db.prisma.run.findFirst({ where: { retryOfId: twice.id } }), (r) => r !== null);
+    const retry = await until(
+      () => db.prisma.run.findFirst({ where: { retryOfId: twice.id } }),
+      (r) => r !== null,
+    );
     const [last] = await settle([retry!.id]);
     expect(last).toMatchObject({ status: "error", attempt: 2 });
     await sleep(300);

@@ -25,7 +25,8 @@ const started = (): RunStart => ({
   actor: "t@example.com",
   origin: "api",
 });
-const auditEntries = async (id: string) => (await db.prisma.auditEntry.findMany({ where: { action: "run" } })).filter((e) => (e.detail as { runId?: string }).runId === id).length;
+const auditEntries = async (id: string) =>
+  (await db.prisma.auditEntry.findMany({ where: { action: "run" } })).filter((e) => (e.detail as { runId?: string }).runId === id).length;
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -77,7 +77,8 @@ describe("the run queue on PostgreSQL", () => {
     await worker.start();
     await worker.work(async (id, signal) => void (await runQueued(deps, id, { signal })), { concurrency });
   };
-  const auditOf = async (id: string) => (await db.prisma.auditEntry.findMany({ where: { action: "run" } })).filter((e) => (e.detail as { runId?: string }).runId === id);
+  const auditOf = async (id: string) =>
+    (await db.prisma.auditEntry.findMany({ where: { action: "run" } })).filter((e) => (e.detail as { runId?: string }).runId === id);
 
   it("stores the call queued with its job in one transaction; a failed send leaves no run", async () => {
     const queued = await enqueueTool({ ...deps, queue: web }, call(1));
@@ -106,7 +107,11 @@ describe("the run queue on PostgreSQL", () => {
       {
         runs,
         cancelQueued: async (id) => {
-          const run = await runs.endQueued(id, { status: "cancelled", finishedAt: new Date(), error: { kind: "cancelled", message: "Cancelled before it started." } });
+          const run = await runs.endQueued(id, {
+            status: "cancelled",
+            finishedAt: new Date(),
+            error: { kind: "cancelled", message: "Cancelled before it started." },
+          });
           if (run) await web.cancel(id);
           return run;
         },
@@ -119,7 +124,10 @@ describe("the run queue on PostgreSQL", () => {
     expect(run?.error?.message).toBe("Cancelled before it started.");
     expect(await auditOf(queued.id)).toHaveLength(1);
     // A second cancel finds it finished.
-    expect(await requestCancel({ runs, cancelQueued: (id) => runs.endQueued(id, { status: "cancelled", finishedAt: new Date() }) }, queued.id)).toEqual({ kind: "finished", status: "cancelled" });
+    expect(await requestCancel({ runs, cancelQueued: (id) => runs.endQueued(id, { status: "cancelled", finishedAt: new Date() }) }, queued.id)).toEqual({
+      kind: "finished",
+      status: "cancelled",
+    });
   });
 
   it("a worker runs what waits, higher priority first, and each run is captured once with its audit entry", async () => {
@@ -161,13 +169,33 @@ describe("the run queue on PostgreSQL", () => {
     expect(await auditOf(lost.id)).toHaveLength(1);
     expect((await runs.get(waiting.id))?.status).toBe("queued");
     await startWorker(1);
-    expect((await until(() => runs.get(waiting.id), (r) => r?.status === "success"))?.status).toBe("success");
+    expect(
+      (
+        await until(
+          () => runs.get(waiting.id),
+          (r) => r?.status === "success",
+        )
+      )?.status,
+    ).toBe("success");
   });
 
   it("a worker whose tool sources are still connecting waits for them; a tool gone for good ends the run not_found", async () => {
     const later = new Registry();
     // The run is queued while the web instance has the tool; the worker's registry gets it only once its sources settle.
-    const queuedEarly = await runs.enqueue({ id: crypto.randomUUID(), toolName: "add", toolSource: "mcp", toolSpecHash: "h", arguments: { a: 60, b: 1 }, startedAt: new Date(), actor: "queue@example.com", origin: "api" }, 0, async () => {});
+    const queuedEarly = await runs.enqueue(
+      {
+        id: crypto.randomUUID(),
+        toolName: "add",
+        toolSource: "mcp",
+        toolSpecHash: "h",
+        arguments: { a: 60, b: 1 },
+        startedAt: new Date(),
+        actor: "queue@example.com",
+        origin: "api",
+      },
+      0,
+      async () => {},
+    );
     let settled = false;
     const workerDeps: ExecuteDeps = {
       registry: later,
@@ -179,7 +207,20 @@ describe("the run queue on PostgreSQL", () => {
     };
     expect(ranRun(await runQueued(workerDeps, queuedEarly.id))?.status).toBe("success");
 
-    const gone = await runs.enqueue({ id: crypto.randomUUID(), toolName: "nope", toolSource: "mcp", toolSpecHash: "h", arguments: {}, startedAt: new Date(), actor: "queue@example.com", origin: "api" }, 0, async () => {});
+    const gone = await runs.enqueue(
+      {
+        id: crypto.randomUUID(),
+        toolName: "nope",
+        toolSource: "mcp",
+        toolSpecHash: "h",
+        arguments: {},
+        startedAt: new Date(),
+        actor: "queue@example.com",
+        origin: "api",
+      },
+      0,
+      async () => {},
+    );
     const ended = ranRun(await runQueued(workerDeps, gone.id));
     expect(ended).toMatchObject({ status: "error", error: { kind: "not_found" } });
     expect(ended?.error?.message).toMatch(/No tool named "nope" is registered any more/);
@@ -225,10 +266,20 @@ describe("the run queue on PostgreSQL", () => {
     const gatedDeps: ExecuteDeps = { registry: gated.registry, runs };
     await q.work(async (id, signal) => void (await runQueued(gatedDeps, id, { signal, stopping: () => q.stopping })));
     const queued = await enqueueTool({ ...gatedDeps, queue: web }, { tool: "gate", arguments: {}, origin: "api", actor: "queue@example.com" });
-    await until(() => runs.get(queued.id), (r) => r?.status === "running");
+    await until(
+      () => runs.get(queued.id),
+      (r) => r?.status === "running",
+    );
     await q.stop(300);
-    const run = await until(() => runs.get(queued.id), (r) => r?.status !== "running", 5000);
-    expect(run).toMatchObject({ status: "interrupted", error: { kind: "other", message: expect.stringMatching(/worker stopped .* before this run finished/) } });
+    const run = await until(
+      () => runs.get(queued.id),
+      (r) => r?.status !== "running",
+      5000,
+    );
+    expect(run).toMatchObject({
+      status: "interrupted",
+      error: { kind: "other", message: expect.stringMatching(/worker stopped .* before this run finished/) },
+    });
     expect(await auditOf(queued.id)).toHaveLength(1);
     gated.release();
     await startWorker(1); // back for the tests that follow
@@ -236,7 +287,10 @@ describe("the run queue on PostgreSQL", () => {
 
   it("a job taken again finds its run no longer queued and leaves it alone", async () => {
     const queued = await enqueueTool({ ...deps, queue: web }, call(40));
-    await until(() => runs.get(queued.id), (r) => r?.status === "success");
+    await until(
+      () => runs.get(queued.id),
+      (r) => r?.status === "success",
+    );
     expect(await runQueued(deps, queued.id)).toBeNull();
     expect(await auditOf(queued.id)).toHaveLength(1);
   });
@@ -266,7 +320,10 @@ describe("the run queue on PGlite, in-process", () => {
     await queue.work(async (id, signal) => void (await runQueued(deps, id, { signal })));
     const queued = await enqueueTool({ ...deps, queue }, call(7));
     expect(queued.status).toBe("queued");
-    const run = await until(() => runs.get(queued.id), (r) => r?.status === "success");
+    const run = await until(
+      () => runs.get(queued.id),
+      (r) => r?.status === "success",
+    );
     expect(run?.output?.structuredContent).toEqual({ sum: 8 });
   });
 });

@@ -14,7 +14,10 @@ import { validate } from "@/lib/schema/validate";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
 // Tools defined in the runtime config, run through the real registry, execution and database.
-const example = parse(readFileSync(path.resolve(__dirname, "../config/studio.example.jsonc"), "utf8"), [], { allowTrailingComma: true }) as Record<string, unknown>;
+const example = parse(readFileSync(path.resolve(__dirname, "../config/studio.example.jsonc"), "utf8"), [], { allowTrailingComma: true }) as Record<
+  string,
+  unknown
+>;
 let config: RuntimeConfig = RuntimeConfigSchema.parse(example);
 
 let db: TestDatabase;
@@ -49,7 +52,12 @@ describe("runtime tools", () => {
   });
 
   it("runs the expression over the arguments; the result matches the output schema", async () => {
-    const args = { items: [{ sku: "a", qty: 2, price: 1.5 }, { sku: "b", qty: 1, price: 7 }] };
+    const args = {
+      items: [
+        { sku: "a", qty: 2, price: 1.5 },
+        { sku: "b", qty: 1, price: 7 },
+      ],
+    };
     const run = await executeTool(deps, { ...base, tool: "order_total", arguments: args });
     expect(run.status).toBe("success");
     expect(run.output?.structuredContent).toEqual({ total: 10, count: 2 });
@@ -87,17 +95,27 @@ describe("runtime tools", () => {
     const none = await executeTool(deps, { ...base, tool: "nothing", arguments: {} });
     expect(none.status).toBe("success");
     // The run store keeps a null structured content as "none" (a DB null), so ask the tool itself too.
-    const direct = await (await deps.registry.get("nothing"))!.invoke({}, { signal: new AbortController().signal, progress: () => {}, runId: "r", actor: "tester" });
+    const direct = await (await deps.registry.get("nothing"))!.invoke(
+      {},
+      { signal: new AbortController().signal, progress: () => {}, runId: "r", actor: "tester" },
+    );
     expect(direct.structuredContent).toBeNull();
     expect(none.output?.content[0]).toMatchObject({ type: "text", text: expect.stringMatching(/^null\n\n.*matched nothing/) });
   });
 
   it("follows the live config: edits add, change and remove tools", async () => {
-    config = withTools([{ name: "double", description: "doubles n", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, expression: "{\"v\": n * 2}" }]);
+    config = withTools([
+      {
+        name: "double",
+        description: "doubles n",
+        inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+        expression: '{"v": n * 2}',
+      },
+    ]);
     const names = async () => (await deps.registry.list()).filter((t) => t.source.kind === "runtime").map((t) => t.name);
     expect(await names()).toEqual(["double"]);
     expect((await executeTool(deps, { ...base, tool: "double", arguments: { n: 4 } })).output?.structuredContent).toEqual({ v: 8 });
-    config = withTools([{ name: "double", description: "triples n now", inputSchema: { type: "object" }, expression: "{\"v\": n * 3}" }]);
+    config = withTools([{ name: "double", description: "triples n now", inputSchema: { type: "object" }, expression: '{"v": n * 3}' }]);
     expect((await executeTool(deps, { ...base, tool: "double", arguments: { n: 4 } })).output?.structuredContent).toEqual({ v: 12 });
     config = withTools([]);
     expect(await names()).toEqual([]);
@@ -135,8 +153,12 @@ describe("runtime tools in the config schema", () => {
     expect(issues([{ ...tool, inputSchema: { type: "object", properties: { a: { type: "nope" } } } }])).toEqual([
       { path: "tools.0.inputSchema", message: expect.stringMatching(/^Invalid JSON Schema: /) },
     ]);
-    expect(issues([{ ...tool, outputSchema: { type: 12 } }])).toEqual([{ path: "tools.0.outputSchema", message: expect.stringMatching(/^Invalid JSON Schema: /) }]);
-    expect(issues([{ ...tool, inputSchema: { type: "string" } }])).toEqual([{ path: "tools.0.inputSchema.type", message: expect.stringMatching(/must be "object"/) }]);
+    expect(issues([{ ...tool, outputSchema: { type: 12 } }])).toEqual([
+      { path: "tools.0.outputSchema", message: expect.stringMatching(/^Invalid JSON Schema: /) },
+    ]);
+    expect(issues([{ ...tool, inputSchema: { type: "string" } }])).toEqual([
+      { path: "tools.0.inputSchema.type", message: expect.stringMatching(/must be "object"/) },
+    ]);
   });
 
   it("reports duplicate names and invalid names", () => {

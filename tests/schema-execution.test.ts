@@ -18,11 +18,14 @@ function tool(name: string, inputSchema: JsonSchema, outputSchema?: JsonSchema, 
 const tools = [
   tool("redos", { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } }, patternProperties: { "^(b|bb)+$": { type: "integer" } } }),
   tool("backref", { type: "object", properties: { s: { type: "string", pattern: "^(\\w+) \\1$" } } }),
-  tool("deep", (() => {
-    let s: JsonSchema = { type: "string" };
-    for (let i = 0; i < 300; i++) s = { type: "object", properties: { k: s } };
-    return s;
-  })()),
+  tool(
+    "deep",
+    (() => {
+      let s: JsonSchema = { type: "string" };
+      for (let i = 0; i < 300; i++) s = { type: "object", properties: { k: s } };
+      return s;
+    })(),
+  ),
   tool("bad_output", { type: "object" }, { type: "object", properties: { s: { type: "string", pattern: "a(?=b)" } } }, { s: "ab" }),
 ];
 

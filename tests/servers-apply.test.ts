@@ -31,7 +31,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   audit = new AuditLog(db.prisma);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "servers-apply-"));
-  fs.writeFileSync(path.join(dir, "studio.jsonc"), "{\n  // servers below\n  \"mcpServers\": []\n}\n");
+  fs.writeFileSync(path.join(dir, "studio.jsonc"), '{\n  // servers below\n  "mcpServers": []\n}\n');
   store = new ConfigStore(path.join(dir, "studio.jsonc"), { createFromExample: false, debounceMs: 10 });
   config = new ConfigSync({ store, revisions: new ConfigRevisions(db.prisma, audit, false), fileAuthor: () => "local:test" });
   await config.start();
@@ -46,7 +46,11 @@ afterAll(async () => {
 describe("applyServerEdit", () => {
   it("adds a server: the file keeps its comments, the save and the server entry are audited, MCP syncs", async () => {
     const entry = { name: "demo", transport: "stdio" as const, command: "node", args: [], env: {}, enabled: false };
-    const state = await applyServerEdit({ config, audit, mcp }, (t) => addServerToConfigText(t, entry), who, { action: "server.add", target: "demo", detail: { transport: "stdio" } });
+    const state = await applyServerEdit({ config, audit, mcp }, (t) => addServerToConfigText(t, entry), who, {
+      action: "server.add",
+      target: "demo",
+      detail: { transport: "stdio" },
+    });
     expect(state.config.mcpServers.map((s) => s.name)).toEqual(["demo"]);
     expect(fs.readFileSync(store.path, "utf8")).toContain("// servers below");
     expect(synced.at(-1)).toHaveLength(1);
@@ -62,7 +66,9 @@ describe("applyServerEdit", () => {
   it("refuses a duplicate (409 conflict) and an unknown server (404), writing nothing", async () => {
     const before = fs.readFileSync(store.path, "utf8");
     const dup = { name: "demo", transport: "stdio" as const, command: "node", args: [], env: {}, enabled: false };
-    await expect(applyServerEdit({ config, audit, mcp }, (t) => addServerToConfigText(t, dup), who, { action: "server.add", target: "demo" })).rejects.toMatchObject({ name: "ServerEditError", status: 409, kind: "conflict" });
+    await expect(
+      applyServerEdit({ config, audit, mcp }, (t) => addServerToConfigText(t, dup), who, { action: "server.add", target: "demo" }),
+    ).rejects.toMatchObject({ name: "ServerEditError", status: 409, kind: "conflict" });
     const missing = applyServerEdit({ config, audit, mcp }, (t) => removeServerFromConfigText(t, "ghost"), who, { action: "server.remove", target: "ghost" });
     await expect(missing).rejects.toBeInstanceOf(ServerEditError);
     await expect(missing).rejects.toMatchObject({ status: 404, kind: "not_found" });
@@ -72,7 +78,12 @@ describe("applyServerEdit", () => {
   it("disables and removes; a config that does not validate is refused as invalid_config", async () => {
     await applyServerEdit({ config, audit, mcp }, (t) => setServerEnabledInConfigText(t, "demo", true), who, { action: "server.enable", target: "demo" });
     expect(store.current().config.mcpServers[0]?.enabled).toBe(true);
-    await expect(applyServerEdit({ config, audit, mcp }, () => '{"mcpServers": [{"name": "bad name!", "transport": "stdio", "command": "x"}]}', who, { action: "server.add", target: "x" })).rejects.toMatchObject({ status: 400, kind: "invalid_config" });
+    await expect(
+      applyServerEdit({ config, audit, mcp }, () => '{"mcpServers": [{"name": "bad name!", "transport": "stdio", "command": "x"}]}', who, {
+        action: "server.add",
+        target: "x",
+      }),
+    ).rejects.toMatchObject({ status: 400, kind: "invalid_config" });
     await applyServerEdit({ config, audit, mcp }, (t) => removeServerFromConfigText(t, "demo"), who, { action: "server.remove", target: "demo" });
     expect(store.current().config.mcpServers).toEqual([]);
   });
@@ -92,18 +103,38 @@ describe("server entries are bounded before anything is written", () => {
       expect(err.status).toBe(400);
       return err.details;
     };
-    expect(await refused({ name: huge, transport: "stdio", command: "node" })).toEqual([{ path: "/name", message: `must be at most ${MCP_SERVER_LIMITS.name} characters` }]);
-    expect(await refused({ name: "s", transport: "stdio", command: huge })).toEqual([{ path: "/command", message: `must be at most ${MCP_SERVER_LIMITS.command} characters` }]);
-    expect(await refused({ name: "s", transport: "stdio", command: "node", args: Array(300).fill("x") })).toEqual([{ path: "/args", message: `must have at most ${MCP_SERVER_LIMITS.args} items` }]);
-    expect(await refused({ name: "s", transport: "stdio", command: "node", env: { TOKEN: huge } })).toEqual([{ path: "/env/TOKEN", message: `must be at most ${MCP_SERVER_LIMITS.envValue} characters` }]);
+    expect(await refused({ name: huge, transport: "stdio", command: "node" })).toEqual([
+      { path: "/name", message: `must be at most ${MCP_SERVER_LIMITS.name} characters` },
+    ]);
+    expect(await refused({ name: "s", transport: "stdio", command: huge })).toEqual([
+      { path: "/command", message: `must be at most ${MCP_SERVER_LIMITS.command} characters` },
+    ]);
+    expect(await refused({ name: "s", transport: "stdio", command: "node", args: Array(300).fill("x") })).toEqual([
+      { path: "/args", message: `must have at most ${MCP_SERVER_LIMITS.args} items` },
+    ]);
+    expect(await refused({ name: "s", transport: "stdio", command: "node", env: { TOKEN: huge } })).toEqual([
+      { path: "/env/TOKEN", message: `must be at most ${MCP_SERVER_LIMITS.envValue} characters` },
+    ]);
     const manyEnv = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`V${i}`, "1"]));
-    expect(await refused({ name: "s", transport: "stdio", command: "node", env: manyEnv })).toEqual([{ path: "/env", message: `must have at most ${MCP_SERVER_LIMITS.env} entries` }]);
-    expect(await refused({ name: "s", transport: "http", url: `http://x/${huge}` })).toEqual([{ path: "/url", message: `must be at most ${MCP_SERVER_LIMITS.url} characters` }]);
-    expect(await refused({ name: "s", transport: "http", url: "http://x/", headers: { "Bad Name": "v" } })).toEqual([{ path: "/headers/Bad Name", message: "name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-)" }]);
-    expect(await refused({ name: "s", transport: "http", url: "http://x/", headers: { X: "a\r\nInjected: 1" } })).toEqual([{ path: "/headers/X", message: "must not contain CR, LF or NUL" }]);
-    expect(await refused({ name: "s", transport: "stdio", command: "node", env: { [huge]: "v" } })).toEqual([{ path: `/env/${huge}`, message: `name must be at most ${MCP_SERVER_LIMITS.envName} characters` }]);
+    expect(await refused({ name: "s", transport: "stdio", command: "node", env: manyEnv })).toEqual([
+      { path: "/env", message: `must have at most ${MCP_SERVER_LIMITS.env} entries` },
+    ]);
+    expect(await refused({ name: "s", transport: "http", url: `http://x/${huge}` })).toEqual([
+      { path: "/url", message: `must be at most ${MCP_SERVER_LIMITS.url} characters` },
+    ]);
+    expect(await refused({ name: "s", transport: "http", url: "http://x/", headers: { "Bad Name": "v" } })).toEqual([
+      { path: "/headers/Bad Name", message: "name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-)" },
+    ]);
+    expect(await refused({ name: "s", transport: "http", url: "http://x/", headers: { X: "a\r\nInjected: 1" } })).toEqual([
+      { path: "/headers/X", message: "must not contain CR, LF or NUL" },
+    ]);
+    expect(await refused({ name: "s", transport: "stdio", command: "node", env: { [huge]: "v" } })).toEqual([
+      { path: `/env/${huge}`, message: `name must be at most ${MCP_SERVER_LIMITS.envName} characters` },
+    ]);
     // The longest name allowed passes.
-    expect((await readJson(post({ name: "n".repeat(MCP_SERVER_LIMITS.name), transport: "stdio", command: "node" }), McpServer)).name).toHaveLength(MCP_SERVER_LIMITS.name);
+    expect((await readJson(post({ name: "n".repeat(MCP_SERVER_LIMITS.name), transport: "stdio", command: "node" }), McpServer)).name).toHaveLength(
+      MCP_SERVER_LIMITS.name,
+    );
   });
 
   it("server URLs are http(s) only: javascript: and file: are refused, in the body and in the config", async () => {
@@ -115,7 +146,11 @@ describe("server entries are bounded before anything is written", () => {
     expect(McpServer.safeParse({ name: "s", transport: "http", url: "https://mcp.example.com/mcp" }).success).toBe(true);
     const before = { file: fs.readFileSync(store.path, "utf8"), audit: await auditCount(), revisions: await revisionCount(), synced: synced.length };
     const text = JSON.stringify({ mcpServers: [{ name: "js", transport: "http", url: "javascript:alert(1)" }] });
-    await expect(applyServerEdit({ config, audit, mcp }, () => text, who, { action: "server.add", target: "js" })).rejects.toMatchObject({ status: 400, kind: "invalid_config", message: expect.stringContaining("must be an http:// or https:// URL") });
+    await expect(applyServerEdit({ config, audit, mcp }, () => text, who, { action: "server.add", target: "js" })).rejects.toMatchObject({
+      status: 400,
+      kind: "invalid_config",
+      message: expect.stringContaining("must be an http:// or https:// URL"),
+    });
     expect({ file: fs.readFileSync(store.path, "utf8"), audit: await auditCount(), revisions: await revisionCount(), synced: synced.length }).toEqual(before);
   });
 
@@ -124,11 +159,19 @@ describe("server entries are bounded before anything is written", () => {
     const name = "a".repeat(900_000);
     const entry = { name, transport: "stdio" as const, command: "node", args: [], env: {}, enabled: true };
     const edit = applyServerEdit({ config, audit, mcp }, (t) => addServerToConfigText(t, entry), who, { action: "server.add", target: name });
-    await expect(edit).rejects.toMatchObject({ status: 400, kind: "invalid_config", message: expect.stringContaining(`must be at most ${MCP_SERVER_LIMITS.name} characters`) });
+    await expect(edit).rejects.toMatchObject({
+      status: 400,
+      kind: "invalid_config",
+      message: expect.stringContaining(`must be at most ${MCP_SERVER_LIMITS.name} characters`),
+    });
     expect({ file: fs.readFileSync(store.path, "utf8"), audit: await auditCount(), revisions: await revisionCount(), synced: synced.length }).toEqual(before);
     // A name from a path (PATCH, DELETE /api/servers/{name}) is checked the same way, before the config is read.
-    expect(() => serverNameParam(name)).toThrow(expect.objectContaining({ status: 400, details: [{ path: "/name", message: `must be at most ${MCP_SERVER_LIMITS.name} characters` }] }));
-    expect(() => serverNameParam("two words")).toThrow(expect.objectContaining({ status: 400, details: [{ path: "/name", message: "must be letters, digits, _ or -" }] }));
+    expect(() => serverNameParam(name)).toThrow(
+      expect.objectContaining({ status: 400, details: [{ path: "/name", message: `must be at most ${MCP_SERVER_LIMITS.name} characters` }] }),
+    );
+    expect(() => serverNameParam("two words")).toThrow(
+      expect.objectContaining({ status: 400, details: [{ path: "/name", message: "must be letters, digits, _ or -" }] }),
+    );
     expect(serverNameParam("demo-2")).toBe("demo-2");
   });
 

@@ -43,7 +43,9 @@ describe("listServerResources", () => {
     const r = await listServerResources(mcp, "conf");
     expect(r.resources).toContainEqual({ uri: "test://static-text", name: "static-text", mimeType: "text/plain" });
     expect(r.resources).toContainEqual({ uri: "example://images/tiny.png", name: "tiny.png", mimeType: "image/png" });
-    expect(r.templates).toEqual([{ uriTemplate: "test://template/{id}/data", name: "template-data", description: "Data of the item {id}.", mimeType: "application/json" }]);
+    expect(r.templates).toEqual([
+      { uriTemplate: "test://template/{id}/data", name: "template-data", description: "Data of the item {id}.", mimeType: "application/json" },
+    ]);
     expect(r).toMatchObject({ truncated: false, dropped: 0 });
   });
 
@@ -55,21 +57,36 @@ describe("listServerResources", () => {
 
   it("answers 404 for an unknown server, 503 with the reason for one that is down or disabled", async () => {
     expect(await failure(listServerResources(mcp, "nope"))).toMatchObject({ status: 404, message: 'No MCP server named "nope".' });
-    expect(await failure(listServerResources(mcp, "broken"))).toMatchObject({ status: 503, kind: "unavailable", message: expect.stringContaining('MCP server "broken" is failed: ') });
+    expect(await failure(listServerResources(mcp, "broken"))).toMatchObject({
+      status: 503,
+      kind: "unavailable",
+      message: expect.stringContaining('MCP server "broken" is failed: '),
+    });
     expect(await failure(listServerResources(mcp, "off"))).toMatchObject({ status: 503, message: expect.stringContaining("disabled") });
     expect(await failure(() => liveConnection(mcp, "broken"))).toMatchObject({ status: 503 });
   });
 
   it("answers 503 on an instance that leaves connections to the workers", async () => {
-    const directory = new McpDirectory(db.prisma, { servers: () => [{ name: "conf", transport: "stdio", command: "node", args: [], env: {}, enabled: true }], notifier: null });
-    expect(await failure(listServerPrompts(directory, "conf"))).toMatchObject({ status: 503, message: expect.stringContaining("leaves MCP connections to the workers") });
+    const directory = new McpDirectory(db.prisma, {
+      servers: () => [{ name: "conf", transport: "stdio", command: "node", args: [], env: {}, enabled: true }],
+      notifier: null,
+    });
+    expect(await failure(listServerPrompts(directory, "conf"))).toMatchObject({
+      status: 503,
+      message: expect.stringContaining("leaves MCP connections to the workers"),
+    });
   });
 });
 
 describe("listServerPrompts and getServerPrompt", () => {
   it("lists prompts with their declared arguments", async () => {
     const { prompts } = await listServerPrompts(mcp, "conf");
-    expect(prompts.map((p) => p.name)).toEqual(["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
+    expect(prompts.map((p) => p.name)).toEqual([
+      "test_simple_prompt",
+      "test_prompt_with_arguments",
+      "test_prompt_with_embedded_resource",
+      "test_prompt_with_image",
+    ]);
     expect(prompts[1]).toEqual({
       name: "test_prompt_with_arguments",
       description: "A prompt with two arguments.",
@@ -81,14 +98,21 @@ describe("listServerPrompts and getServerPrompt", () => {
   });
 
   it("answers 404 with a message for a server that declares no prompts", async () => {
-    expect(await failure(listServerPrompts(mcp, "plain"))).toMatchObject({ status: 404, message: expect.stringContaining("did not declare the prompts capability") });
+    expect(await failure(listServerPrompts(mcp, "plain"))).toMatchObject({
+      status: 404,
+      message: expect.stringContaining("did not declare the prompts capability"),
+    });
   });
 
   it("gets a prompt with arguments and audits who got which prompt, without the values", async () => {
     const r = await getServerPrompt({ mcp, audit }, "conf", "test_prompt_with_arguments", { arg1: "paris", arg2: "red" }, who);
     expect(r.messages).toEqual([{ role: "user", content: { type: "text", text: "Prompt with arguments: arg1='paris', arg2='red'" } }]);
     const [entry] = (await audit.list({ action: "prompt.get", limit: 1 })).entries;
-    expect(entry).toMatchObject({ actor: who.actor, target: "conf test_prompt_with_arguments", detail: { userId: "u-ana", outcome: "got", arguments: ["arg1", "arg2"], messages: 1 } });
+    expect(entry).toMatchObject({
+      actor: who.actor,
+      target: "conf test_prompt_with_arguments",
+      detail: { userId: "u-ana", outcome: "got", arguments: ["arg1", "arg2"], messages: 1 },
+    });
     expect(JSON.stringify(entry)).not.toContain("paris");
   });
 
@@ -107,7 +131,17 @@ describe("listServerPrompts and getServerPrompt", () => {
   });
 
   it("leaves out messages of unknown roles or content kinds", () => {
-    const out = toPromptMessages({ messages: [{ role: "system", content: { type: "text", text: "x" } }, { role: "user", content: { type: "video" } }, { role: "assistant", content: { type: "text", text: "ok" } }, 7] }, "s");
+    const out = toPromptMessages(
+      {
+        messages: [
+          { role: "system", content: { type: "text", text: "x" } },
+          { role: "user", content: { type: "video" } },
+          { role: "assistant", content: { type: "text", text: "ok" } },
+          7,
+        ],
+      },
+      "s",
+    );
     expect(out).toEqual({ messages: [{ role: "assistant", content: { type: "text", text: "ok" } }], dropped: 3 });
     expect(() => toPromptMessages({}, "s")).toThrow(/no messages array/);
   });
@@ -128,7 +162,10 @@ describe("server-everything (SDK v1, protocol 2025-11-25)", () => {
     expect(r.resources.length).toBeGreaterThanOrEqual(5);
     expect(r.templates.map((t) => t.uriTemplate)).toEqual(["demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"]);
     const { prompts } = await listServerPrompts(mcp, "everything");
-    expect(prompts.find((p) => p.name === "args-prompt")).toMatchObject({ title: "Arguments Prompt", arguments: [{ name: "city", required: true }, { name: "state" }] });
+    expect(prompts.find((p) => p.name === "args-prompt")).toMatchObject({
+      title: "Arguments Prompt",
+      arguments: [{ name: "city", required: true }, { name: "state" }],
+    });
   });
 
   it("reads a template's blob and gets prompts without their optional arguments and with an embedded resource", async () => {
@@ -145,16 +182,27 @@ describe("completeServerArgument (completion/complete)", () => {
   const prompt = (name: string) => ({ type: "ref/prompt" as const, name });
 
   it("the example server (2026-07-28) completes a prompt argument by prefix", async () => {
-    expect(await completeServerArgument(mcp, "conf", { ref: prompt("test_prompt_with_arguments"), argument: { name: "arg1", value: "par" } })).toEqual({ server: "conf", values: ["paris", "park", "party"], total: 3, hasMore: false });
-    expect((await completeServerArgument(mcp, "conf", { ref: prompt("test_prompt_with_arguments"), argument: { name: "arg1", value: "park" } })).values).toEqual(["park"]);
+    expect(await completeServerArgument(mcp, "conf", { ref: prompt("test_prompt_with_arguments"), argument: { name: "arg1", value: "par" } })).toEqual({
+      server: "conf",
+      values: ["paris", "park", "party"],
+      total: 3,
+      hasMore: false,
+    });
+    expect(
+      (await completeServerArgument(mcp, "conf", { ref: prompt("test_prompt_with_arguments"), argument: { name: "arg1", value: "park" } })).values,
+    ).toEqual(["park"]);
   });
 
   it("server-everything: a prompt argument narrowed by the arguments already filled in (context.arguments)", async () => {
     const ref = prompt("completable-prompt");
     expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "department", value: "S" } })).values).toEqual(["Sales", "Support"]);
     expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "name", value: "" } })).values).toEqual([]);
-    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "name", value: "" }, context: { department: "Engineering" } })).values).toEqual(["Alice", "Bob", "Charlie"]);
-    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "name", value: "E" }, context: { department: "Sales" } })).values).toEqual(["Eve"]);
+    expect(
+      (await completeServerArgument(mcp, "everything", { ref, argument: { name: "name", value: "" }, context: { department: "Engineering" } })).values,
+    ).toEqual(["Alice", "Bob", "Charlie"]);
+    expect((await completeServerArgument(mcp, "everything", { ref, argument: { name: "name", value: "E" }, context: { department: "Sales" } })).values).toEqual(
+      ["Eve"],
+    );
   });
 
   it("server-everything: a resource template's variable", async () => {
@@ -164,7 +212,10 @@ describe("completeServerArgument (completion/complete)", () => {
   });
 
   it("404 for a server without completions or unknown, 503 when down, the server's refusal passed on", async () => {
-    expect(await failure(completeServerArgument(mcp, "plain", { ref: prompt("x"), argument: { name: "a", value: "" } }))).toMatchObject({ status: 404, message: 'MCP server "plain" offers no completions (it did not declare the completions capability).' });
+    expect(await failure(completeServerArgument(mcp, "plain", { ref: prompt("x"), argument: { name: "a", value: "" } }))).toMatchObject({
+      status: 404,
+      message: 'MCP server "plain" offers no completions (it did not declare the completions capability).',
+    });
     expect(await failure(completeServerArgument(mcp, "nope", { ref: prompt("x"), argument: { name: "a", value: "" } }))).toMatchObject({ status: 404 });
     expect(await failure(completeServerArgument(mcp, "broken", { ref: prompt("x"), argument: { name: "a", value: "" } }))).toMatchObject({ status: 503 });
     const unknown = await failure(completeServerArgument(mcp, "everything", { ref: prompt("no-such-prompt"), argument: { name: "a", value: "" } }));
@@ -183,7 +234,10 @@ describe("following a resource (resources/subscribe, notifications/resources/upd
     const stopB = await follows.follow(mcp, "everything", uri, (u) => heardB.push(u));
     expect(follows.subscriptions).toBe(1);
     // server-everything sends updates for its subscribed resources once this tool is on (at once, then every 5 s).
-    const toggle = mcp.connection("everything")!.tools().find((t) => t.spec.name === "everything__toggle-subscriber-updates")!;
+    const toggle = mcp
+      .connection("everything")!
+      .tools()
+      .find((t) => t.spec.name === "everything__toggle-subscriber-updates")!;
     const ctx = { signal: new AbortController().signal, progress: () => {}, runId: "r", actor: "test" };
     expect(JSON.stringify(await toggle.invoke({}, ctx))).toContain("Started simulated resource updated notifications");
     try {
@@ -213,9 +267,15 @@ describe("following a resource (resources/subscribe, notifications/resources/upd
   it("bounded, and refused with the reason: no subscriptions, unknown server, down", async () => {
     const follows = new ResourceFollows(1);
     const stop = await follows.follow(mcp, "everything", "demo://x", () => {});
-    expect(await failure(follows.follow(mcp, "everything", "demo://y", () => {}))).toMatchObject({ status: 503, message: expect.stringContaining("at most 1 resources") });
+    expect(await failure(follows.follow(mcp, "everything", "demo://y", () => {}))).toMatchObject({
+      status: 503,
+      message: expect.stringContaining("at most 1 resources"),
+    });
     stop();
-    expect(await failure(follows.follow(mcp, "plain", "example://notes/changelog.md", () => {}))).toMatchObject({ status: 404, message: 'MCP server "plain" offers no resource subscriptions (it did not declare resources.subscribe).' });
+    expect(await failure(follows.follow(mcp, "plain", "example://notes/changelog.md", () => {}))).toMatchObject({
+      status: 404,
+      message: 'MCP server "plain" offers no resource subscriptions (it did not declare resources.subscribe).',
+    });
     expect(await failure(follows.follow(mcp, "nope", "x://y", () => {}))).toMatchObject({ status: 404 });
     expect(await failure(follows.follow(mcp, "broken", "x://y", () => {}))).toMatchObject({ status: 503 });
     expect(follows.subscriptions).toBe(0);
@@ -225,9 +285,21 @@ describe("following a resource (resources/subscribe, notifications/resources/upd
 describe("following across a server's life: other URIs, a reconnect, a replaced entry", () => {
   // A manager of its own that reconnects at once, so the test can kill its server.
   const own = new McpManager({ backoff: { initialMs: 50, maxMs: 200 } });
-  const entry = (args: string[] = []) => ({ name: "ev", transport: "stdio" as const, command: process.execPath, args: [everythingServerPath(), "stdio", ...args], env: {}, enabled: true });
+  const entry = (args: string[] = []) => ({
+    name: "ev",
+    transport: "stdio" as const,
+    command: process.execPath,
+    args: [everythingServerPath(), "stdio", ...args],
+    env: {},
+    enabled: true,
+  });
   const ctx = { signal: new AbortController().signal, progress: () => {}, runId: "r", actor: "test" };
-  const toggleUpdates = () => own.connection("ev")!.tools().find((t) => t.spec.name === "ev__toggle-subscriber-updates")!.invoke({}, ctx);
+  const toggleUpdates = () =>
+    own
+      .connection("ev")!
+      .tools()
+      .find((t) => t.spec.name === "ev__toggle-subscriber-updates")!
+      .invoke({}, ctx);
   afterAll(() => own.close());
 
   it("a follower hears only its URI; after the server restarts the studio subscribes again; a replaced entry starts over on its new connection", async () => {

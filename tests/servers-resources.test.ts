@@ -34,7 +34,12 @@ describe("readServerResource", () => {
     const { contents } = await readServerResource({ mcp, audit }, "ex", "example://notes/changelog.md", who);
     expect(contents).toEqual([{ uri: "example://notes/changelog.md", mimeType: "text/markdown", text: expect.stringContaining("first release") }]);
     const [entry] = (await audit.list({ action: "resource.read", limit: 1 })).entries;
-    expect(entry).toMatchObject({ actor: who.actor, action: "resource.read", target: "ex example://notes/changelog.md", detail: { userId: "u-ana", outcome: "read", contents: 1 } });
+    expect(entry).toMatchObject({
+      actor: who.actor,
+      action: "resource.read",
+      target: "ex example://notes/changelog.md",
+      detail: { userId: "u-ana", outcome: "read", contents: 1 },
+    });
   });
 
   it("answers 404 for a resource the server does not have, and audits the failed read", async () => {
@@ -58,7 +63,17 @@ describe("readServerResource", () => {
 
 describe("toResourceContents", () => {
   it("keeps uri, mimeType and text or blob; drops everything else", () => {
-    expect(toResourceContents({ contents: [{ uri: "a://1", text: "x", extra: 1 }, { uri: "a://2", mimeType: "image/png", blob: "AA==", mimeType2: 3 }] }, "s")).toEqual([
+    expect(
+      toResourceContents(
+        {
+          contents: [
+            { uri: "a://1", text: "x", extra: 1 },
+            { uri: "a://2", mimeType: "image/png", blob: "AA==", mimeType2: 3 },
+          ],
+        },
+        "s",
+      ),
+    ).toEqual([
       { uri: "a://1", text: "x" },
       { uri: "a://2", mimeType: "image/png", blob: "AA==" },
     ]);

@@ -72,9 +72,16 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
     });
     // What finish returns is what a later read returns.
     expect(run).toEqual(await runs.get(start.id));
-    expect(run).toMatchObject({ status: "success", output: { content: [{ type: "text", text: "3" }], structuredContent: { sum: 3 } }, outputValid: true, finishedAt: finishedAt.toISOString() });
+    expect(run).toMatchObject({
+      status: "success",
+      output: { content: [{ type: "text", text: "3" }], structuredContent: { sum: 3 } },
+      outputValid: true,
+      finishedAt: finishedAt.toISOString(),
+    });
     expect(run.durationMs).toBe(finishedAt.getTime() - start.startedAt.getTime());
-    await expect(runs.finish(start.id, start.startedAt, { status: "error", finishedAt: new Date(), error: { kind: "other", message: "late" } })).rejects.toMatchObject({ name: "RunNotRunningError" });
+    await expect(
+      runs.finish(start.id, start.startedAt, { status: "error", finishedAt: new Date(), error: { kind: "other", message: "late" } }),
+    ).rejects.toMatchObject({ name: "RunNotRunningError" });
     const entries = await prisma.auditEntry.findMany({ where: { action: "run" } });
     expect(entries.filter((e) => (e.detail as { runId?: string }).runId === start.id)).toHaveLength(1);
   });
@@ -91,7 +98,13 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
     await expect(runs.finish(start.id, start.startedAt, outcome)).rejects.toMatchObject({ name: "RunNotRunningError" });
     const run = await runs.finish(start.id, start.startedAt, outcome, undefined, { start });
     expect(run).toEqual(await runs.get(start.id));
-    expect(run).toMatchObject({ status: "success", arguments: start.arguments, actor: start.actor, output: { structuredContent: { sum: 3 } }, startedAt: start.startedAt.toISOString() });
+    expect(run).toMatchObject({
+      status: "success",
+      arguments: start.arguments,
+      actor: start.actor,
+      output: { structuredContent: { sum: 3 } },
+      startedAt: start.startedAt.toISOString(),
+    });
     // Once stored, the run is finished: a second outcome is refused, with or without the start.
     await expect(runs.finish(start.id, start.startedAt, outcome, undefined, { start })).rejects.toMatchObject({ name: "RunNotRunningError" });
     const entries = await prisma.auditEntry.findMany({ where: { action: "run" } });
@@ -109,7 +122,11 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
       error: { kind: "invalid_args", message: "Invalid arguments: /a must be a number", fields: [{ path: "/a", message: "must be a number" }] },
     });
     expect(rejected).toEqual(await runs.get(rejected.id));
-    expect(rejected.error).toEqual({ kind: "invalid_args", message: "Invalid arguments: /a must be a number", details: [{ path: "/a", message: "must be a number" }] });
+    expect(rejected.error).toEqual({
+      kind: "invalid_args",
+      message: "Invalid arguments: /a must be a number",
+      details: [{ path: "/a", message: "must be a number" }],
+    });
     const stale = startOf();
     await runs.start(stale);
     await new Promise((r) => setTimeout(r, 10));
@@ -126,10 +143,17 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
     await Promise.all(starts.map((s) => runs.start(s)));
     await Promise.all([
       ...starts.map((s, i) =>
-        runs.finish(s.id, s.startedAt, { status: "success", finishedAt: new Date(), content: [] }, i % 3 ? undefined : async (tx) => {
-          // An `also` of the job queue runs in a Prisma transaction: its batch goes through Prisma.
-          await tx.$executeRaw`SELECT 1`;
-        }),
+        runs.finish(
+          s.id,
+          s.startedAt,
+          { status: "success", finishedAt: new Date(), content: [] },
+          i % 3
+            ? undefined
+            : async (tx) => {
+                // An `also` of the job queue runs in a Prisma transaction: its batch goes through Prisma.
+                await tx.$executeRaw`SELECT 1`;
+              },
+        ),
       ),
       audit.append({ actor: "ada@example.com", action: "export", target: "runs" }),
     ]);
@@ -149,7 +173,6 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
     expect(await runs.get(bad.id)).toBeNull();
   });
 });
-
 
 describe.each(backends)("a transaction on %s", (_name, backend) => {
   const tricky = "it's \\ a \"test\" \u00e9 $1 ' -- ;";

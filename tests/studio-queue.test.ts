@@ -71,7 +71,10 @@ describe("queued runs through the studio", () => {
     const waiting = await (await post(RUN, "/api/tools/add/run", { name: "add" }, { arguments: { a: 3, b: 4 }, mode: "async" })).json();
     const cancel = await post(CANCEL, `/api/runs/${waiting.run.id}/cancel`, { id: waiting.run.id });
     expect(cancel.status).toBe(200);
-    expect(await studio.runs.get(waiting.run.id)).toMatchObject({ status: "cancelled", error: { kind: "cancelled", message: "Cancelled by the caller before it started." } });
+    expect(await studio.runs.get(waiting.run.id)).toMatchObject({
+      status: "cancelled",
+      error: { kind: "cancelled", message: "Cancelled by the caller before it started." },
+    });
     expect((await post(CANCEL, `/api/runs/${slow.run.id}/cancel`, { id: slow.run.id })).status).toBe(200);
     expect(await settle(slow.run.id)).toBe("cancelled");
   });

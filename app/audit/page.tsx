@@ -31,7 +31,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const since = q.since ? parseInstant(q.since) : null;
   const until = q.until ? parseInstant(q.until, true) : null;
   const badTimes = [q.since && !since ? "since" : null, q.until && !until ? "until" : null].filter(Boolean);
-  const filter: AuditFilter = { action: q.action || undefined, actor: q.actor || undefined, target: q.target || undefined, since: since ?? undefined, until: until ?? undefined, limit: 50 };
+  const filter: AuditFilter = {
+    action: q.action || undefined,
+    actor: q.actor || undefined,
+    target: q.target || undefined,
+    since: since ?? undefined,
+    until: until ?? undefined,
+    limit: 50,
+  };
 
   // The chain check walks every entry on each page load: linear in the log's length (see the docs).
   const verifying = verifyShared(studio.audit).then(
@@ -72,33 +79,74 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <form method="get" className="flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2" aria-label="Filter audit entries">
         <select name="action" defaultValue={q.action ?? ""} aria-label="Action" className={inputClass}>
           <option value="">All actions</option>
-          {actions.map((a) => <option key={a} value={a}>{a}</option>)}
+          {actions.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
           {q.action && !actions.includes(q.action) && <option value={q.action}>{q.action}</option>}
         </select>
         <input name="actor" defaultValue={q.actor ?? ""} placeholder="actor" aria-label="Actor" className={`${inputClass} w-36`} />
         <input name="target" defaultValue={q.target ?? ""} placeholder="target" aria-label="Target" className={`${inputClass} w-36`} />
-        <input name="since" defaultValue={q.since ?? ""} placeholder="since (2026-11-30)" aria-label="Since (UTC date or ISO time)" className={`${inputClass} w-40`} />
-        <input name="until" defaultValue={q.until ?? ""} placeholder="until (2026-11-30)" aria-label="Until (UTC date, inclusive, or ISO time)" className={`${inputClass} w-40`} />
-        <button type="submit" className={buttonClass.secondary}>Apply</button>
-        {filtered && <Link href="/audit" className={buttonClass.ghost}>Clear</Link>}
+        <input
+          name="since"
+          defaultValue={q.since ?? ""}
+          placeholder="since (2026-11-30)"
+          aria-label="Since (UTC date or ISO time)"
+          className={`${inputClass} w-40`}
+        />
+        <input
+          name="until"
+          defaultValue={q.until ?? ""}
+          placeholder="until (2026-11-30)"
+          aria-label="Until (UTC date, inclusive, or ISO time)"
+          className={`${inputClass} w-40`}
+        />
+        <button type="submit" className={buttonClass.secondary}>
+          Apply
+        </button>
+        {filtered && (
+          <Link href="/audit" className={buttonClass.ghost}>
+            Clear
+          </Link>
+        )}
       </form>
       {badTimes.length > 0 && (
         <p role="alert" className="text-warning-foreground">
           Ignored {badTimes.join(" and ")}: use a UTC date (2026-11-30) or an ISO time (2026-11-30T14:05:00Z).
         </p>
       )}
-      {cursorError && <p role="alert" className="text-warning-foreground">That page link was not valid; showing the newest entries.</p>}
+      {cursorError && (
+        <p role="alert" className="text-warning-foreground">
+          That page link was not valid; showing the newest entries.
+        </p>
+      )}
       <Card bodyClassName="p-0">
         {page.entries.length === 0 && filtered ? (
-          <p className="p-6 text-center text-muted-foreground">No entry matches these filters. <Link href="/audit" className="text-primary underline">Clear them</Link></p>
+          <p className="p-6 text-center text-muted-foreground">
+            No entry matches these filters.{" "}
+            <Link href="/audit" className="text-primary underline">
+              Clear them
+            </Link>
+          </p>
         ) : (
           <AuditTable entries={page.entries} />
         )}
       </Card>
       <div className="flex items-center gap-2">
-        {q.cursor && <Link href={`/audit?${base}`} className={buttonClass.secondary}>← Newest</Link>}
-        {next && <Link href={next} className={buttonClass.secondary} data-testid="audit-next-page">Older →</Link>}
-        <span className="text-muted-foreground">{page.entries.length} {page.entries.length === 1 ? "entry" : "entries"} on this page</span>
+        {q.cursor && (
+          <Link href={`/audit?${base}`} className={buttonClass.secondary}>
+            ← Newest
+          </Link>
+        )}
+        {next && (
+          <Link href={next} className={buttonClass.secondary} data-testid="audit-next-page">
+            Older →
+          </Link>
+        )}
+        <span className="text-muted-foreground">
+          {page.entries.length} {page.entries.length === 1 ? "entry" : "entries"} on this page
+        </span>
       </div>
     </div>
   );

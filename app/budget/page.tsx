@@ -27,7 +27,8 @@ export default async function BudgetPage({ searchParams }: { searchParams: Promi
       <div>
         <h1 className="text-lg font-semibold tracking-tight">Context budget</h1>
         <p className="max-w-3xl text-muted-foreground">
-          What giving an agent every registered tool costs before the user says a word: each tool&apos;s definition as {TARGET_LABELS[target]} is sent it, counted in tokens.
+          What giving an agent every registered tool costs before the user says a word: each tool&apos;s definition as {TARGET_LABELS[target]} is sent it,
+          counted in tokens.
         </p>
       </div>
       <nav aria-label="Provider" className="flex flex-wrap gap-1" data-testid="budget-targets">
@@ -45,12 +46,22 @@ export default async function BudgetPage({ searchParams }: { searchParams: Promi
 
       <Card title="In all" bodyClassName="space-y-2 p-4">
         <p className="text-[15px]" data-testid="budget-total">
-          <span className="text-2xl font-semibold tabular-nums">{n(b.tokens)}</span> tokens for <span className="font-semibold tabular-nums">{n(b.tools)}</span> tool{b.tools === 1 ? "" : "s"}
-          <span className="text-muted-foreground"> ({n(b.arrayTokens)} as the request&apos;s whole tools array; {b.tokenizer}{b.approximate ? ", an estimate" : ""})</span>
+          <span className="text-2xl font-semibold tabular-nums">{n(b.tokens)}</span> tokens for <span className="font-semibold tabular-nums">{n(b.tools)}</span>{" "}
+          tool{b.tools === 1 ? "" : "s"}
+          <span className="text-muted-foreground">
+            {" "}
+            ({n(b.arrayTokens)} as the request&apos;s whole tools array; {b.tokenizer}
+            {b.approximate ? ", an estimate" : ""})
+          </span>
         </p>
         {b.method && <p className="text-[12px] text-muted-foreground">How the count is made: {b.method}.</p>}
         {b.warnings.map((w) => (
-          <p key={w.limit.doc + w.limit.count} role="status" className={`rounded-md border px-3 py-1.5 text-[13px] ${w.limit.kind === "max" ? "border-destructive/40 bg-destructive/10" : "border-warning/50 bg-warning/10"}`} data-testid="budget-warning">
+          <p
+            key={w.limit.doc + w.limit.count}
+            role="status"
+            className={`rounded-md border px-3 py-1.5 text-[13px] ${w.limit.kind === "max" ? "border-destructive/40 bg-destructive/10" : "border-warning/50 bg-warning/10"}`}
+            data-testid="budget-warning"
+          >
             {w.message}{" "}
             <a className="text-primary underline" href={w.limit.doc} target="_blank" rel="noreferrer noopener">
               {w.limit.says}
@@ -60,7 +71,11 @@ export default async function BudgetPage({ searchParams }: { searchParams: Promi
         {b.limits.length === 0 ? (
           <p className="text-[13px] text-muted-foreground">{TARGET_LABELS[target]} documents no limit on tools per request.</p>
         ) : (
-          b.warnings.length === 0 && <p className="text-[13px] text-muted-foreground">Within what {TARGET_LABELS[target]} documents: {b.limits.map((l) => l.says).join(" ")}</p>
+          b.warnings.length === 0 && (
+            <p className="text-[13px] text-muted-foreground">
+              Within what {TARGET_LABELS[target]} documents: {b.limits.map((l) => l.says).join(" ")}
+            </p>
+          )
         )}
       </Card>
 
@@ -68,16 +83,26 @@ export default async function BudgetPage({ searchParams }: { searchParams: Promi
         <table className="w-full text-[13px]" data-testid="budget-sources">
           <thead className="text-left text-[12px] text-muted-foreground">
             <tr className="border-b">
-              <th scope="col" className="px-4 py-2 font-medium">Source</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Tools</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Tokens</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Share</th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Source
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Tools
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Tokens
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Share
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y">
             {b.bySource.map((s) => (
               <tr key={s.source}>
-                <td className="px-4 py-1.5"><Badge>{s.source}</Badge></td>
+                <td className="px-4 py-1.5">
+                  <Badge>{s.source}</Badge>
+                </td>
                 <td className="px-4 py-1.5 text-right tabular-nums">{n(s.tools)}</td>
                 <td className="px-4 py-1.5 text-right tabular-nums">{n(s.tokens)}</td>
                 <td className="px-4 py-1.5 text-right tabular-nums">{pct(s.share)}</td>
@@ -91,20 +116,34 @@ export default async function BudgetPage({ searchParams }: { searchParams: Promi
         <table className="w-full text-[13px]" data-testid="budget-tools">
           <thead className="text-left text-[12px] text-muted-foreground">
             <tr className="border-b">
-              <th scope="col" className="px-4 py-2 font-medium">Tool</th>
-              <th scope="col" className="hidden px-4 py-2 font-medium sm:table-cell">Source</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Tokens</th>
-              <th scope="col" className="w-1/4 px-4 py-2 font-medium"><span className="sr-only">Weight</span></th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Tool
+              </th>
+              <th scope="col" className="hidden px-4 py-2 font-medium sm:table-cell">
+                Source
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Tokens
+              </th>
+              <th scope="col" className="w-1/4 px-4 py-2 font-medium">
+                <span className="sr-only">Weight</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y">
             {b.byTool.slice(0, SHOWN).map((t) => (
               <tr key={t.name}>
                 <td className="max-w-0 truncate px-4 py-1.5 font-mono text-[12px]">
-                  <Link className="text-primary hover:underline" href={`/tools/${encodeURIComponent(t.name)}`} title={t.name}>{t.name}</Link>
+                  <Link className="text-primary hover:underline" href={`/tools/${encodeURIComponent(t.name)}`} title={t.name}>
+                    {t.name}
+                  </Link>
                 </td>
-                <td className="hidden px-4 py-1.5 sm:table-cell"><Badge>{t.source}</Badge></td>
-                <td className="px-4 py-1.5 text-right tabular-nums">{n(t.tokens)} <span className="text-muted-foreground">({pct(t.share)})</span></td>
+                <td className="hidden px-4 py-1.5 sm:table-cell">
+                  <Badge>{t.source}</Badge>
+                </td>
+                <td className="px-4 py-1.5 text-right tabular-nums">
+                  {n(t.tokens)} <span className="text-muted-foreground">({pct(t.share)})</span>
+                </td>
                 <td className="px-4 py-1.5" aria-hidden="true">
                   <div className="h-1.5 rounded-full bg-primary/70" style={{ width: `${heaviest ? Math.max(2, (t.tokens / heaviest) * 100) : 0}%` }} />
                 </td>
@@ -114,7 +153,11 @@ export default async function BudgetPage({ searchParams }: { searchParams: Promi
         </table>
         {b.tools > SHOWN && (
           <p className="border-t px-4 py-2 text-[12px] text-muted-foreground">
-            The other {n(b.tools - SHOWN)} are in <a className="text-primary underline" href={`/api/tools/budget?for=${target}`}>the full budget (JSON)</a>; every one counts in the totals above.
+            The other {n(b.tools - SHOWN)} are in{" "}
+            <a className="text-primary underline" href={`/api/tools/budget?for=${target}`}>
+              the full budget (JSON)
+            </a>
+            ; every one counts in the totals above.
           </p>
         )}
       </Card>

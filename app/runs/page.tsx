@@ -77,11 +77,20 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
           Some filters were ignored: {parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}
         </p>
       )}
-      {cursorError && <p role="alert" className="text-warning-foreground">That page link was not valid; showing the newest runs.</p>}
+      {cursorError && (
+        <p role="alert" className="text-warning-foreground">
+          That page link was not valid; showing the newest runs.
+        </p>
+      )}
       {stats && <RunStatsView stats={stats} />}
       <Card bodyClassName="p-0">
         {page.runs.length === 0 && filtered ? (
-          <p className="p-6 text-center text-muted-foreground">No run matches these filters. <Link href="/runs" className="text-primary underline">Clear them</Link></p>
+          <p className="p-6 text-center text-muted-foreground">
+            No run matches these filters.{" "}
+            <Link href="/runs" className="text-primary underline">
+              Clear them
+            </Link>
+          </p>
         ) : (
           <form method="get" action="/runs/compare" id="compare-form">
             <RunTable runs={page.runs} selectable />
@@ -89,10 +98,22 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         )}
       </Card>
       <div className="flex flex-wrap items-center gap-2">
-        {raw.cursor && <Link href={`/runs?${base}`} className={buttonClass.secondary}>← Newest</Link>}
-        {next && <Link href={next} className={buttonClass.secondary} data-testid="next-page">Older →</Link>}
-        <span className="text-muted-foreground">{page.runs.length} run{page.runs.length === 1 ? "" : "s"} on this page</span>
-        <button type="submit" form="compare-form" className={`${buttonClass.secondary} ml-auto`} data-testid="compare-selected">Compare two selected</button>
+        {raw.cursor && (
+          <Link href={`/runs?${base}`} className={buttonClass.secondary}>
+            ← Newest
+          </Link>
+        )}
+        {next && (
+          <Link href={next} className={buttonClass.secondary} data-testid="next-page">
+            Older →
+          </Link>
+        )}
+        <span className="text-muted-foreground">
+          {page.runs.length} run{page.runs.length === 1 ? "" : "s"} on this page
+        </span>
+        <button type="submit" form="compare-form" className={`${buttonClass.secondary} ml-auto`} data-testid="compare-selected">
+          Compare two selected
+        </button>
       </div>
     </div>
   );
@@ -101,10 +122,22 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
 /** A download link, or (reason set) the same link shown disabled: no href, aria-disabled, the reason as title. */
 function ExportLink({ href, label, reason, reasonId }: { href: string; label: string; reason: string | null; reasonId: string }) {
   if (!reason) {
-    return <a href={href} className={buttonClass.secondary} download data-testid={`export-${label.toLowerCase()}`}><Download className="size-3.5" /> {label}</a>;
+    return (
+      <a href={href} className={buttonClass.secondary} download data-testid={`export-${label.toLowerCase()}`}>
+        <Download className="size-3.5" /> {label}
+      </a>
+    );
   }
   return (
-    <a role="link" aria-disabled="true" tabIndex={0} title={reason} aria-describedby={reasonId} className={`${buttonClass.secondary} cursor-not-allowed`} data-testid={`export-${label.toLowerCase()}`}>
+    <a
+      role="link"
+      aria-disabled="true"
+      tabIndex={0}
+      title={reason}
+      aria-describedby={reasonId}
+      className={`${buttonClass.secondary} cursor-not-allowed`}
+      data-testid={`export-${label.toLowerCase()}`}
+    >
       <Download className="size-3.5" /> {label}
     </a>
   );

@@ -27,7 +27,16 @@ export default async function SettingsPage() {
         </p>
       </div>
       <ConfigEditor
-        initial={{ config: redactConfig(state.config), version: state.version, revision, loadedAt: state.loadedAt, path: state.path, error: state.error, configVersion: state.configVersion, raw }}
+        initial={{
+          config: redactConfig(state.config),
+          version: state.version,
+          revision,
+          loadedAt: state.loadedAt,
+          path: state.path,
+          error: state.error,
+          configVersion: state.configVersion,
+          raw,
+        }}
         canSave={save.allowed}
         saveReason={save.reason}
       />

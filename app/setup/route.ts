@@ -17,9 +17,18 @@ export const GET = guarded("/setup", "GET", async (req) => {
   const r = await redeemFirstAdminLink(prisma, studio.users, studio.identity.auth, token);
   if (!r.ok) {
     const home = new URL("/", req.url);
-    return new Response(page("This link cannot be used", `${r.message}`, home.pathname), { status: 410, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+    return new Response(page("This link cannot be used", `${r.message}`, home.pathname), {
+      status: 410,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+    });
   }
-  await studio.audit.append({ actor: r.user.email, action: "user.create", target: r.user.email, detail: { userId: r.user.id, role: r.user.role, via: "first-admin link" }, from: requestOrigin(req) });
+  await studio.audit.append({
+    actor: r.user.email,
+    action: "user.create",
+    target: r.user.email,
+    detail: { userId: r.user.id, role: r.user.role, via: "first-admin link" },
+    from: requestOrigin(req),
+  });
   const headers = new Headers({ location: "/users?welcome=1", "cache-control": "no-store" });
   for (const c of r.setCookie) headers.append("set-cookie", c);
   return new Response(null, { status: 303, headers });

@@ -16,7 +16,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <>
       {error && (
-        <p role="alert" className="mx-auto mt-6 max-w-sm rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+        <p
+          role="alert"
+          className="mx-auto mt-6 max-w-sm rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           Single sign-on did not complete ({error.slice(0, 100)}).
         </p>
       )}

@@ -18,8 +18,8 @@ export default async function TriggersPage() {
       <div>
         <h1 className="text-lg font-semibold tracking-tight">Invocation triggers</h1>
         <p className="max-w-3xl text-muted-foreground">
-          Phrases that nudge an agent toward a tool. Type a message to see which tools it would nudge toward: a trigger matches as a whole
-          phrase, ignoring case, where it is not part of a longer word (letters and digits around it, in any script, prevent a match).
+          Phrases that nudge an agent toward a tool. Type a message to see which tools it would nudge toward: a trigger matches as a whole phrase, ignoring
+          case, where it is not part of a longer word (letters and digits around it, in any script, prevent a match).
         </p>
       </div>
       <TriggerTester tools={tools} />

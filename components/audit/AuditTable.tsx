@@ -23,7 +23,11 @@ export function summarizeDetail(detail: unknown, max = 120): string {
 /** The result of the chain check, for the page header. */
 export function ChainBadge({ report, error }: { report: AuditVerifyReport | null; error?: boolean }) {
   if (!report || error) {
-    return <Badge tone="warning" className="text-[12px]"><span data-testid="audit-chain">chain check failed (see the server log)</span></Badge>;
+    return (
+      <Badge tone="warning" className="text-[12px]">
+        <span data-testid="audit-chain">chain check failed (see the server log)</span>
+      </Badge>
+    );
   }
   if (report.ok) {
     const title = report.head ? `head #${report.head.seq} ${report.head.hash}` : "the log is empty";
@@ -63,20 +67,49 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
             const runId = e.action === "run" && e.detail && typeof e.detail === "object" ? (e.detail as { runId?: unknown }).runId : undefined;
             const summary = summarizeDetail(e.detail);
             return (
-              <tr key={e.seq} className="border-b last:border-0 hover:bg-accent/50 max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-2.5 max-sm:gap-y-0.5 max-sm:px-3 max-sm:py-2" data-testid="audit-row" data-action={e.action}>
+              <tr
+                key={e.seq}
+                className="border-b last:border-0 hover:bg-accent/50 max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-2.5 max-sm:gap-y-0.5 max-sm:px-3 max-sm:py-2"
+                data-testid="audit-row"
+                data-action={e.action}
+              >
                 <td className="px-3 py-1.5 text-right tabular-nums text-muted-foreground max-sm:p-0">{e.seq}</td>
-                <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground max-sm:order-1 max-sm:ml-auto max-sm:p-0" title={e.at}>{formatTime(e.at)}</td>
-                <td className="max-w-[200px] break-words px-3 py-1.5 font-mono text-[12px] max-sm:order-2 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.from ? `${e.actor} from ${e.from}` : e.actor} data-testid="audit-actor">{actorLabel(e.actor)}</td>
-                <td className="px-3 py-1.5 max-sm:p-0"><Badge tone={e.action === "run" ? "neutral" : "primary"} className="font-mono">{e.action}</Badge></td>
-                <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:order-3 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.target ?? undefined}>{e.target ?? "—"}</td>
-                <td className="max-w-[420px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground max-sm:order-4 max-sm:max-w-full max-sm:basis-full max-sm:p-0" title={e.detail == null ? undefined : JSON.stringify(e.detail)}>
+                <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground max-sm:order-1 max-sm:ml-auto max-sm:p-0" title={e.at}>
+                  {formatTime(e.at)}
+                </td>
+                <td
+                  className="max-w-[200px] break-words px-3 py-1.5 font-mono text-[12px] max-sm:order-2 max-sm:max-w-full max-sm:basis-full max-sm:p-0"
+                  title={e.from ? `${e.actor} from ${e.from}` : e.actor}
+                  data-testid="audit-actor"
+                >
+                  {actorLabel(e.actor)}
+                </td>
+                <td className="px-3 py-1.5 max-sm:p-0">
+                  <Badge tone={e.action === "run" ? "neutral" : "primary"} className="font-mono">
+                    {e.action}
+                  </Badge>
+                </td>
+                <td
+                  className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:order-3 max-sm:max-w-full max-sm:basis-full max-sm:p-0"
+                  title={e.target ?? undefined}
+                >
+                  {e.target ?? "—"}
+                </td>
+                <td
+                  className="max-w-[420px] truncate px-3 py-1.5 font-mono text-[12px] text-muted-foreground max-sm:order-4 max-sm:max-w-full max-sm:basis-full max-sm:p-0"
+                  title={e.detail == null ? undefined : JSON.stringify(e.detail)}
+                >
                   {typeof runId === "string" && UUID.test(runId) ? (
-                    <Link href={`/runs/${runId}`} className="hover:text-primary hover:underline">{summary}</Link>
+                    <Link href={`/runs/${runId}`} className="hover:text-primary hover:underline">
+                      {summary}
+                    </Link>
                   ) : (
                     summary
                   )}
                 </td>
-                <td className="px-3 py-1.5 font-mono text-[12px] text-muted-foreground max-sm:hidden" title={`hash ${e.hash}\nprev ${e.prevHash}`}>{e.hash.slice(0, 12)}</td>
+                <td className="px-3 py-1.5 font-mono text-[12px] text-muted-foreground max-sm:hidden" title={`hash ${e.hash}\nprev ${e.prevHash}`}>
+                  {e.hash.slice(0, 12)}
+                </td>
               </tr>
             );
           })}

@@ -51,13 +51,25 @@ export function ChangePassword() {
         </label>
         <label className="space-y-1">
           <span className={labelTextClass}>New password (at least 8 characters)</span>
-          <input className={fieldClass} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required aria-describedby={`${id}-note`} />
+          <input
+            className={fieldClass}
+            type="password"
+            autoComplete="new-password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+            required
+            aria-describedby={`${id}-note`}
+          />
         </label>
         <button type="submit" className={buttonClass.secondary} disabled={busy || !current || !next}>
           {busy ? "Changing…" : "Change password"}
         </button>
       </form>
-      <p id={`${id}-note`} role={state?.tone === "error" ? "alert" : "status"} className={`mt-2 text-[12px] ${state?.tone === "error" ? "text-destructive" : "text-success"}`}>
+      <p
+        id={`${id}-note`}
+        role={state?.tone === "error" ? "alert" : "status"}
+        className={`mt-2 text-[12px] ${state?.tone === "error" ? "text-destructive" : "text-success"}`}
+      >
         {state?.text}
       </p>
     </Card>

@@ -61,11 +61,27 @@ export function SignInForm({ sso, next }: { sso: { id: string; name: string } | 
       <form onSubmit={signIn} method="post" className="space-y-3" noValidate>
         <label className="block">
           <span className="mb-1 block font-medium">Email</span>
-          <input className="w-full rounded-md border bg-background px-2 py-1.5" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            className="w-full rounded-md border bg-background px-2 py-1.5"
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </label>
         <label className="block">
           <span className="mb-1 block font-medium">Password</span>
-          <input className="w-full rounded-md border bg-background px-2 py-1.5" type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            className="w-full rounded-md border bg-background px-2 py-1.5"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         {error && (
           <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-2 py-1.5 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">

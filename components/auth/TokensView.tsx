@@ -96,7 +96,17 @@ function When({ iso, none = "never" }: { iso: string | null; none?: string }) {
 }
 
 /** Tokens as a table; `showOwner` adds the owner's email (the admin's view of everyone's tokens). */
-export function TokenTable({ tokens, showOwner = false, onRevoked, emptyText = "No API tokens yet." }: { tokens: TokenInfo[]; showOwner?: boolean; onRevoked: () => void | Promise<void>; emptyText?: string }) {
+export function TokenTable({
+  tokens,
+  showOwner = false,
+  onRevoked,
+  emptyText = "No API tokens yet.",
+}: {
+  tokens: TokenInfo[];
+  showOwner?: boolean;
+  onRevoked: () => void | Promise<void>;
+  emptyText?: string;
+}) {
   const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -127,36 +137,78 @@ export function TokenTable({ tokens, showOwner = false, onRevoked, emptyText = "
         <table className="reflow-table w-full text-left text-[13px]" data-testid={showOwner ? "all-tokens-table" : "tokens-table"}>
           <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
             <tr>
-              {showOwner && <th scope="col" className="px-3 py-2 font-medium">Owner</th>}
-              <th scope="col" className="px-3 py-2 font-medium">Name</th>
-              <th scope="col" className="px-3 py-2 font-medium">Prefix</th>
-              <th scope="col" className="px-3 py-2 font-medium">Role</th>
-              <th scope="col" className="px-3 py-2 font-medium">Created</th>
-              <th scope="col" className="px-3 py-2 font-medium">Expires</th>
-              <th scope="col" className="px-3 py-2 font-medium">Last used</th>
-              <th scope="col" className="px-3 py-2 font-medium">State</th>
-              <th scope="col" className="px-3 py-2 font-medium"><span className="sr-only">Actions</span></th>
+              {showOwner && (
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Owner
+                </th>
+              )}
+              <th scope="col" className="px-3 py-2 font-medium">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Prefix
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Role
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Created
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Expires
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Last used
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                State
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {tokens.map((t) => (
               <tr key={t.id} className="border-b last:border-0 hover:bg-accent/50" data-testid="token-row" data-state={t.state}>
-                {showOwner && <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:basis-full" title={t.userEmail ?? t.userId}>{t.userEmail ?? t.userId}</td>}
-                <td className="max-w-[220px] truncate px-3 py-1.5 font-medium" title={t.name}>{t.name}</td>
+                {showOwner && (
+                  <td className="max-w-[220px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:basis-full" title={t.userEmail ?? t.userId}>
+                    {t.userEmail ?? t.userId}
+                  </td>
+                )}
+                <td className="max-w-[220px] truncate px-3 py-1.5 font-medium" title={t.name}>
+                  {t.name}
+                </td>
                 <td className="whitespace-nowrap px-3 py-1.5 font-mono text-[12px] text-muted-foreground">{t.prefix}…</td>
-                <td className="px-3 py-1.5"><RoleBadge role={t.role} /></td>
-                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Created"><When iso={t.createdAt} /></td>
-                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Expires"><When iso={t.expiresAt} /></td>
-                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Last used"><When iso={t.lastUsedAt} /></td>
                 <td className="px-3 py-1.5">
-                  <span title={t.revokedAt ? `revoked ${t.revokedAt}` : undefined}><TokenStateBadge state={t.state} /></span>
+                  <RoleBadge role={t.role} />
+                </td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Created">
+                  <When iso={t.createdAt} />
+                </td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Expires">
+                  <When iso={t.expiresAt} />
+                </td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-muted-foreground" data-label="Last used">
+                  <When iso={t.lastUsedAt} />
+                </td>
+                <td className="px-3 py-1.5">
+                  <span title={t.revokedAt ? `revoked ${t.revokedAt}` : undefined}>
+                    <TokenStateBadge state={t.state} />
+                  </span>
                 </td>
                 <td className="whitespace-nowrap px-3 py-1.5 text-right">
                   {t.state === "active" &&
                     (confirming === t.id ? (
                       <span className="inline-flex items-center gap-1.5">
                         <span className="text-[12px] text-muted-foreground">Revoke “{t.name}”?</span>
-                        <button type="button" className={buttonClass.danger} disabled={busy === t.id} onClick={() => revoke(t)} aria-label={`Confirm revoking the token ${t.name}`}>
+                        <button
+                          type="button"
+                          className={buttonClass.danger}
+                          disabled={busy === t.id}
+                          onClick={() => revoke(t)}
+                          aria-label={`Confirm revoking the token ${t.name}`}
+                        >
                           {busy === t.id ? "Revoking…" : "Yes, revoke"}
                         </button>
                         <button type="button" className={buttonClass.ghost} disabled={busy === t.id} onClick={() => setConfirming(null)}>
@@ -242,7 +294,12 @@ interface Created {
 export function TokensView({ tokens: initial, role, disabledReason }: { tokens: TokenInfo[]; role: Role; disabledReason?: string }) {
   const [tokens, setTokens] = useState(initial);
   const allowedRoles = ROLES.filter((r) => roleAtLeast(role, r));
-  const [form, setForm] = useState<{ name: string; role: Role; expiry: Expiry; date: string }>({ name: "", role: defaultTokenRole(role), expiry: "30", date: "" });
+  const [form, setForm] = useState<{ name: string; role: Role; expiry: Expiry; date: string }>({
+    name: "",
+    role: defaultTokenRole(role),
+    expiry: "30",
+    date: "",
+  });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
@@ -296,7 +353,8 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
       <div>
         <h1 className="text-lg font-semibold tracking-tight">API tokens</h1>
         <p className="text-muted-foreground">
-          Personal tokens for scripts and agents: send one as <code className="font-mono text-[12px]">Authorization: Bearer &lt;token&gt;</code>. A token acts as you, with at most its role (and never more than your own role now). Only its first characters are kept visible.
+          Personal tokens for scripts and agents: send one as <code className="font-mono text-[12px]">Authorization: Bearer &lt;token&gt;</code>. A token acts
+          as you, with at most its role (and never more than your own role now). Only its first characters are kept visible.
         </p>
       </div>
 
@@ -308,7 +366,9 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
               Token “{created.info.name}” created
             </h2>
             <RoleBadge role={created.info.role} />
-            <span className="text-[12px] text-muted-foreground">{created.info.expiresAt ? `expires ${formatTime(created.info.expiresAt)}` : "never expires"}</span>
+            <span className="text-[12px] text-muted-foreground">
+              {created.info.expiresAt ? `expires ${formatTime(created.info.expiresAt)}` : "never expires"}
+            </span>
             <button type="button" className={`${buttonClass.ghost} ml-auto`} onClick={() => setCreated(null)}>
               Done, hide it
             </button>
@@ -333,7 +393,9 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
               Use it in the <code className="font-mono">Authorization</code> header, for example:
             </p>
             <div className="flex items-start gap-2">
-              <pre {...scrollRegion("Example command")} className="min-w-0 flex-1 overflow-x-auto rounded-md bg-muted/60 p-2 font-mono text-[11px]">{curl}</pre>
+              <pre {...scrollRegion("Example command")} className="min-w-0 flex-1 overflow-x-auto rounded-md bg-muted/60 p-2 font-mono text-[11px]">
+                {curl}
+              </pre>
               <CopyButton text={curl} label="Copy command" />
             </div>
           </div>
@@ -346,7 +408,13 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
             {disabledReason}
           </p>
         ) : (
-          <form method="post" onSubmit={create} className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto] md:items-start" aria-label="Create an API token" noValidate>
+          <form
+            method="post"
+            onSubmit={create}
+            className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto] md:items-start"
+            aria-label="Create an API token"
+            noValidate
+          >
             <label className="space-y-1">
               <span className={labelTextClass}>Name</span>
               <input
@@ -398,7 +466,14 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
               {form.expiry === "custom" && (
                 <label className="block space-y-1">
                   <span className={labelTextClass}>Expiry date (end of day, local time)</span>
-                  <input type="date" required min={today} value={form.date} onChange={(e) => setForm({ ...form, date: e.target.value })} className={fieldClass} />
+                  <input
+                    type="date"
+                    required
+                    min={today}
+                    value={form.date}
+                    onChange={(e) => setForm({ ...form, date: e.target.value })}
+                    className={fieldClass}
+                  />
                 </label>
               )}
               <FieldError id="token-expiry-error" message={fields["/expiresAt"]} />
@@ -420,8 +495,16 @@ export function TokensView({ tokens: initial, role, disabledReason }: { tokens: 
         )}
       </Card>
 
-      <Card title="Your tokens" actions={<span className="text-[12px] text-muted-foreground">{tokens.filter((t) => t.state === "active").length} active</span>} bodyClassName="p-0">
-        <TokenTable tokens={tokens} onRevoked={reload} emptyText={disabledReason ? "No personal tokens for this caller." : "No API tokens yet. Create one above."} />
+      <Card
+        title="Your tokens"
+        actions={<span className="text-[12px] text-muted-foreground">{tokens.filter((t) => t.state === "active").length} active</span>}
+        bodyClassName="p-0"
+      >
+        <TokenTable
+          tokens={tokens}
+          onRevoked={reload}
+          emptyText={disabledReason ? "No personal tokens for this caller." : "No API tokens yet. Create one above."}
+        />
       </Card>
     </div>
   );

@@ -62,14 +62,19 @@ export function UserMenu({ name, actor, role, via }: { name: string; actor: stri
       </button>
 
       {open && (
-        <div id={menuId} className="absolute right-0 top-full z-40 mt-1 w-64 max-w-[calc(100vw-2rem)] rounded-lg border bg-popover p-1 text-popover-foreground shadow-md">
+        <div
+          id={menuId}
+          className="absolute right-0 top-full z-40 mt-1 w-64 max-w-[calc(100vw-2rem)] rounded-lg border bg-popover p-1 text-popover-foreground shadow-md"
+        >
           <div className="border-b px-2 pb-2 pt-1.5">
-            <p className="truncate font-medium" title={name}>{name}</p>
-            <p className="break-words font-mono text-[12px] text-muted-foreground" title={actor}>{actorLabel(actor)}</p>
+            <p className="truncate font-medium" title={name}>
+              {name}
+            </p>
+            <p className="break-words font-mono text-[12px] text-muted-foreground" title={actor}>
+              {actorLabel(actor)}
+            </p>
             {!isSession && (
-              <p className="mt-1 text-[12px] text-muted-foreground">
-                Signed in with {VIA_LABEL[via] ?? via}: there is no browser session to end.
-              </p>
+              <p className="mt-1 text-[12px] text-muted-foreground">Signed in with {VIA_LABEL[via] ?? via}: there is no browser session to end.</p>
             )}
           </div>
           <nav aria-label="Account" className="py-1">
@@ -87,7 +92,13 @@ export function UserMenu({ name, actor, role, via }: { name: string; actor: stri
               <button type="button" className={itemClass} disabled={busy !== null} onClick={() => leave("sign-out")}>
                 <LogOut className="size-3.5 text-muted-foreground" aria-hidden /> {busy === "sign-out" ? "Signing out…" : "Sign out"}
               </button>
-              <button type="button" className={itemClass} disabled={busy !== null} onClick={() => leave("revoke-sessions")} title="Ends your sessions in every browser; your API tokens stay valid">
+              <button
+                type="button"
+                className={itemClass}
+                disabled={busy !== null}
+                onClick={() => leave("revoke-sessions")}
+                title="Ends your sessions in every browser; your API tokens stay valid"
+              >
                 <MonitorX className="size-3.5 text-muted-foreground" aria-hidden /> {busy === "revoke-sessions" ? "Signing out…" : "Sign out everywhere"}
               </button>
             </div>

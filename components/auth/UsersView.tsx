@@ -118,11 +118,22 @@ export function UsersView({
       <div>
         <h1 className="text-lg font-semibold tracking-tight">Users and tokens</h1>
         <p className="text-muted-foreground">
-          Who may sign in, with which role (viewer → runner → admin), and every API token. A new password or a role change signs that person out of their other browsers; their API tokens stay until revoked.
+          Who may sign in, with which role (viewer → runner → admin), and every API token. A new password or a role change signs that person out of their other
+          browsers; their API tokens stay until revoked.
         </p>
       </div>
 
-      {showWelcome && meUser && <WelcomeCard me={meUser} done={welcomeDone} onDone={async (email) => { setWelcomeDone(email); await reload(); router.refresh(); }} />}
+      {showWelcome && meUser && (
+        <WelcomeCard
+          me={meUser}
+          done={welcomeDone}
+          onDone={async (email) => {
+            setWelcomeDone(email);
+            await reload();
+            router.refresh();
+          }}
+        />
+      )}
 
       {pageError && (
         <p role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-destructive">
@@ -132,7 +143,15 @@ export function UsersView({
 
       <AddUserForm onAdded={reload} />
 
-      <Card title="Users" actions={<span className="text-[12px] text-muted-foreground">{users.length} {users.length === 1 ? "person" : "people"}</span>} bodyClassName="p-0">
+      <Card
+        title="Users"
+        actions={
+          <span className="text-[12px] text-muted-foreground">
+            {users.length} {users.length === 1 ? "person" : "people"}
+          </span>
+        }
+        bodyClassName="p-0"
+      >
         {users.length === 0 ? (
           <p className="p-6 text-center text-muted-foreground">No users yet.</p>
         ) : (
@@ -140,13 +159,27 @@ export function UsersView({
             <table className="reflow-table w-full text-left text-[13px]" data-testid="users-table">
               <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
                 <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">Name</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Email</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Role</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Sign-in</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Sessions</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Tokens</th>
-                  <th scope="col" className="px-3 py-2 font-medium"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Email
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Role
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Sign-in
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Sessions
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Tokens
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -156,14 +189,22 @@ export function UsersView({
                   const isMe = u.id === me;
                   return (
                     <Fragment key={u.id}>
-                      <tr className={`hover:bg-accent/50 ${n || passwordFor === u.id || confirmRemove === u.id ? "" : "border-b last:border-0"}`} data-testid="user-row" data-email={u.email}>
+                      <tr
+                        className={`hover:bg-accent/50 ${n || passwordFor === u.id || confirmRemove === u.id ? "" : "border-b last:border-0"}`}
+                        data-testid="user-row"
+                        data-email={u.email}
+                      >
                         <td className="max-w-[200px] truncate px-3 py-1.5 font-medium" title={u.name}>
                           {u.name}
                           {isMe && <span className="ml-1 font-normal text-muted-foreground">(you)</span>}
                         </td>
-                        <td className="max-w-[240px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:basis-full" title={u.email}>{u.email}</td>
+                        <td className="max-w-[240px] truncate px-3 py-1.5 font-mono text-[12px] max-sm:basis-full" title={u.email}>
+                          {u.email}
+                        </td>
                         <td className="px-3 py-1.5">
-                          <label className="sr-only" htmlFor={`role-${u.id}`}>Role of {u.email}</label>
+                          <label className="sr-only" htmlFor={`role-${u.id}`}>
+                            Role of {u.email}
+                          </label>
                           <select
                             id={`role-${u.id}`}
                             value={u.role}
@@ -173,7 +214,9 @@ export function UsersView({
                             aria-describedby={n ? `note-${u.id}` : undefined}
                           >
                             {ROLES.map((r) => (
-                              <option key={r} value={r}>{r}</option>
+                              <option key={r} value={r}>
+                                {r}
+                              </option>
                             ))}
                           </select>
                         </td>
@@ -182,16 +225,46 @@ export function UsersView({
                             {u.methods.length ? u.methods.map((m) => <Badge key={m}>{m}</Badge>) : <span className="text-muted-foreground">none</span>}
                           </span>
                         </td>
-                        <td className="px-3 py-1.5 text-right tabular-nums" data-label="Sessions">{u.activeSessions}</td>
-                        <td className="px-3 py-1.5 text-right tabular-nums" data-label="Tokens">{u.activeTokens}</td>
+                        <td className="px-3 py-1.5 text-right tabular-nums" data-label="Sessions">
+                          {u.activeSessions}
+                        </td>
+                        <td className="px-3 py-1.5 text-right tabular-nums" data-label="Tokens">
+                          {u.activeTokens}
+                        </td>
                         <td className="whitespace-nowrap px-3 py-1.5 text-right">
-                          <button type="button" className={buttonClass.ghost} disabled={busy} onClick={() => { setPasswordFor(passwordFor === u.id ? null : u.id); setConfirmRemove(null); }} aria-expanded={passwordFor === u.id} aria-label={`Set password of ${u.email}`}>
+                          <button
+                            type="button"
+                            className={buttonClass.ghost}
+                            disabled={busy}
+                            onClick={() => {
+                              setPasswordFor(passwordFor === u.id ? null : u.id);
+                              setConfirmRemove(null);
+                            }}
+                            aria-expanded={passwordFor === u.id}
+                            aria-label={`Set password of ${u.email}`}
+                          >
                             Set password
                           </button>
-                          <button type="button" className={buttonClass.ghost} disabled={busy} onClick={() => signOutEverywhere(u)} aria-label={`${pending === `${u.id}:sessions` ? "Signing out…" : "Sign out everywhere"}: ${u.email}`} title={isMe ? "Signs you out too" : "Ends every browser session (API tokens stay valid)"}>
+                          <button
+                            type="button"
+                            className={buttonClass.ghost}
+                            disabled={busy}
+                            onClick={() => signOutEverywhere(u)}
+                            aria-label={`${pending === `${u.id}:sessions` ? "Signing out…" : "Sign out everywhere"}: ${u.email}`}
+                            title={isMe ? "Signs you out too" : "Ends every browser session (API tokens stay valid)"}
+                          >
                             {pending === `${u.id}:sessions` ? "Signing out…" : "Sign out everywhere"}
                           </button>
-                          <button type="button" className={`${buttonClass.ghost} hover:text-destructive`} disabled={busy} onClick={() => { setConfirmRemove(u.id); setPasswordFor(null); }} aria-label={`Remove ${u.email}`}>
+                          <button
+                            type="button"
+                            className={`${buttonClass.ghost} hover:text-destructive`}
+                            disabled={busy}
+                            onClick={() => {
+                              setConfirmRemove(u.id);
+                              setPasswordFor(null);
+                            }}
+                            aria-label={`Remove ${u.email}`}
+                          >
                             Remove
                           </button>
                         </td>
@@ -205,7 +278,10 @@ export function UsersView({
                               onCancel={() => setPasswordFor(null)}
                               onSaved={async () => {
                                 setPasswordFor(null);
-                                note(u.id, { tone: "ok", text: isMe ? "Your password was changed." : `Password changed; ${u.email} was signed out of their browsers.` });
+                                note(u.id, {
+                                  tone: "ok",
+                                  text: isMe ? "Your password was changed." : `Password changed; ${u.email} was signed out of their browsers.`,
+                                });
                                 await reload();
                               }}
                             />
@@ -233,7 +309,12 @@ export function UsersView({
                       {n && (
                         <tr className="border-b last:border-0">
                           <td colSpan={7} className="px-3 pb-2 pt-0">
-                            <p id={`note-${u.id}`} role={n.tone === "error" ? "alert" : "status"} className={`flex items-center gap-2 text-[12px] ${n.tone === "error" ? "text-destructive" : "text-success"}`} data-testid="user-row-note">
+                            <p
+                              id={`note-${u.id}`}
+                              role={n.tone === "error" ? "alert" : "status"}
+                              className={`flex items-center gap-2 text-[12px] ${n.tone === "error" ? "text-destructive" : "text-success"}`}
+                              data-testid="user-row-note"
+                            >
                               {n.text}
                               <button type="button" className={buttonClass.ghost} onClick={() => note(u.id, null)} aria-label="Dismiss">
                                 Dismiss
@@ -251,7 +332,15 @@ export function UsersView({
         )}
       </Card>
 
-      <Card title="All API tokens" actions={<span className="text-[12px] text-muted-foreground">{tokens.filter((t) => t.state === "active").length} active of {tokens.length}</span>} bodyClassName="p-0">
+      <Card
+        title="All API tokens"
+        actions={
+          <span className="text-[12px] text-muted-foreground">
+            {tokens.filter((t) => t.state === "active").length} active of {tokens.length}
+          </span>
+        }
+        bodyClassName="p-0"
+      >
         <TokenTable tokens={tokens} showOwner onRevoked={reload} emptyText="Nobody has an API token yet." />
       </Card>
     </div>
@@ -280,7 +369,11 @@ function WelcomeCard({ me, done, onDone }: { me: UserInfo; done: string | null; 
     }
     setBusy(true);
     try {
-      const { user } = await callApi<{ user: UserInfo }>("PATCH", `/api/users/${encodeURIComponent(me.id)}`, { name: form.name.trim(), email: form.email.trim(), password: form.password });
+      const { user } = await callApi<{ user: UserInfo }>("PATCH", `/api/users/${encodeURIComponent(me.id)}`, {
+        name: form.name.trim(),
+        email: form.email.trim(),
+        password: form.password,
+      });
       await onDone(user.email);
     } catch (err) {
       setError(messageOf(err));
@@ -305,22 +398,51 @@ function WelcomeCard({ me, done, onDone }: { me: UserInfo; done: string | null; 
       ) : (
         <>
           <p className="text-muted-foreground">
-            The link you opened signed you in as <code className="font-mono text-[12px]">{me.email}</code> with a random password nobody knows. Until you set your own, you cannot sign in again once this session ends.
+            The link you opened signed you in as <code className="font-mono text-[12px]">{me.email}</code> with a random password nobody knows. Until you set
+            your own, you cannot sign in again once this session ends.
           </p>
           <form method="post" onSubmit={save} className="grid gap-3 md:grid-cols-3" aria-label="Set your name, email and password" noValidate>
             <label className="space-y-1">
               <span className={labelTextClass}>Name</span>
-              <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className={fieldClass} autoComplete="name" aria-invalid={!!fields["/name"]} aria-describedby={`${id}-name-err`} />
+              <input
+                required
+                value={form.name}
+                onChange={(e) => setForm({ ...form, name: e.target.value })}
+                className={fieldClass}
+                autoComplete="name"
+                aria-invalid={!!fields["/name"]}
+                aria-describedby={`${id}-name-err`}
+              />
               <FieldError id={`${id}-name-err`} message={fields["/name"]} />
             </label>
             <label className="space-y-1">
               <span className={labelTextClass}>Email</span>
-              <input required type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} className={fieldClass} placeholder="ana@example.com" autoComplete="email" aria-invalid={!!fields["/email"]} aria-describedby={`${id}-email-err`} />
+              <input
+                required
+                type="email"
+                value={form.email}
+                onChange={(e) => setForm({ ...form, email: e.target.value })}
+                className={fieldClass}
+                placeholder="ana@example.com"
+                autoComplete="email"
+                aria-invalid={!!fields["/email"]}
+                aria-describedby={`${id}-email-err`}
+              />
               <FieldError id={`${id}-email-err`} message={fields["/email"]} />
             </label>
             <label className="space-y-1">
               <span className={labelTextClass}>Password (at least 8 characters)</span>
-              <input required type="password" minLength={8} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} className={fieldClass} autoComplete="new-password" aria-invalid={!!fields["/password"]} aria-describedby={`${id}-pw-err`} />
+              <input
+                required
+                type="password"
+                minLength={8}
+                value={form.password}
+                onChange={(e) => setForm({ ...form, password: e.target.value })}
+                className={fieldClass}
+                autoComplete="new-password"
+                aria-invalid={!!fields["/password"]}
+                aria-describedby={`${id}-pw-err`}
+              />
               <FieldError id={`${id}-pw-err`} message={fields["/password"]} />
             </label>
             <div className="flex flex-wrap items-center gap-2 md:col-span-3">
@@ -363,7 +485,12 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<void> }) {
     }
     setBusy(true);
     try {
-      const { user } = await callApi<{ user: UserInfo }>("POST", "/api/users", { email: form.email.trim(), ...(form.name.trim() ? { name: form.name.trim() } : {}), password: form.password, role: form.role });
+      const { user } = await callApi<{ user: UserInfo }>("POST", "/api/users", {
+        email: form.email.trim(),
+        ...(form.name.trim() ? { name: form.name.trim() } : {}),
+        password: form.password,
+        role: form.role,
+      });
       setAdded(`Added ${user.email} as ${user.role}. Give them their password through a safe channel; they can sign in now.`);
       setForm(empty);
       await onAdded();
@@ -376,34 +503,84 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<void> }) {
   };
 
   return (
-    <Card title={<span className="inline-flex items-center gap-1.5"><UserPlus className="size-3.5" aria-hidden /> Add a user</span>}>
-      <form method="post" onSubmit={add} className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1.5fr)_minmax(0,1fr)_auto] md:items-start" aria-label="Add a user" noValidate>
+    <Card
+      title={
+        <span className="inline-flex items-center gap-1.5">
+          <UserPlus className="size-3.5" aria-hidden /> Add a user
+        </span>
+      }
+    >
+      <form
+        method="post"
+        onSubmit={add}
+        className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1.5fr)_minmax(0,1fr)_auto] md:items-start"
+        aria-label="Add a user"
+        noValidate
+      >
         <label className="space-y-1">
           <span className={labelTextClass}>Email</span>
-          <input required type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} className={fieldClass} placeholder="ana@example.com" autoComplete="off" aria-invalid={!!fields["/email"]} aria-describedby={`${id}-email-err`} />
+          <input
+            required
+            type="email"
+            value={form.email}
+            onChange={(e) => setForm({ ...form, email: e.target.value })}
+            className={fieldClass}
+            placeholder="ana@example.com"
+            autoComplete="off"
+            aria-invalid={!!fields["/email"]}
+            aria-describedby={`${id}-email-err`}
+          />
           <FieldError id={`${id}-email-err`} message={fields["/email"]} />
         </label>
         <label className="space-y-1">
           <span className={labelTextClass}>Name (optional)</span>
-          <input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className={fieldClass} placeholder="Ana" autoComplete="off" aria-invalid={!!fields["/name"]} aria-describedby={`${id}-name-err`} />
+          <input
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+            className={fieldClass}
+            placeholder="Ana"
+            autoComplete="off"
+            aria-invalid={!!fields["/name"]}
+            aria-describedby={`${id}-name-err`}
+          />
           <FieldError id={`${id}-name-err`} message={fields["/name"]} />
         </label>
         <label className="space-y-1">
           <span className={labelTextClass}>Password (at least 8 characters)</span>
-          <input required type="password" minLength={8} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} className={fieldClass} autoComplete="new-password" aria-invalid={!!fields["/password"]} aria-describedby={`${id}-pw-err`} />
+          <input
+            required
+            type="password"
+            minLength={8}
+            value={form.password}
+            onChange={(e) => setForm({ ...form, password: e.target.value })}
+            className={fieldClass}
+            autoComplete="new-password"
+            aria-invalid={!!fields["/password"]}
+            aria-describedby={`${id}-pw-err`}
+          />
           <FieldError id={`${id}-pw-err`} message={fields["/password"]} />
         </label>
         <label className="space-y-1">
           <span className={labelTextClass}>Role</span>
-          <select value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })} className={fieldClass} aria-invalid={!!fields["/role"]} aria-describedby={`${id}-role-err`}>
+          <select
+            value={form.role}
+            onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
+            className={fieldClass}
+            aria-invalid={!!fields["/role"]}
+            aria-describedby={`${id}-role-err`}
+          >
             {ROLES.map((r) => (
-              <option key={r} value={r}>{r}</option>
+              <option key={r} value={r}>
+                {r}
+              </option>
             ))}
           </select>
           <FieldError id={`${id}-role-err`} message={fields["/role"]} />
         </label>
         <div className="space-y-1">
-          <span className={`${labelTextClass} invisible hidden md:block`} aria-hidden>&nbsp;</span>
+          <span className={`${labelTextClass} invisible hidden md:block`} aria-hidden>
+            &nbsp;
+          </span>
           <button type="submit" className={buttonClass.primary} disabled={busy}>
             {busy ? "Adding…" : "Add user"}
           </button>
@@ -453,7 +630,19 @@ function SetPasswordForm({ user, isMe, onCancel, onSaved }: { user: UserInfo; is
       <label htmlFor={`${id}-pw`} className={labelTextClass}>
         New password for {isMe ? "yourself" : user.email}
       </label>
-      <input id={`${id}-pw`} type="password" required minLength={8} autoFocus value={password} onChange={(e) => setPassword(e.target.value)} className={`${fieldClass} w-56`} autoComplete="new-password" aria-invalid={!!error} aria-describedby={error ? `${id}-err` : undefined} />
+      <input
+        id={`${id}-pw`}
+        type="password"
+        required
+        minLength={8}
+        autoFocus
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        className={`${fieldClass} w-56`}
+        autoComplete="new-password"
+        aria-invalid={!!error}
+        aria-describedby={error ? `${id}-err` : undefined}
+      />
       <button type="submit" className={buttonClass.primary} disabled={busy}>
         {busy ? "Saving…" : "Save password"}
       </button>

@@ -24,7 +24,14 @@ export function AdoptSchema({ toolName, allowed, reason }: { toolName: string; a
 
   return (
     <span className="flex items-center gap-2">
-      <button type="button" className={buttonClass.secondary} onClick={adopt} disabled={!allowed || state.busy} title={allowed ? "Save this shape as the tool's outputSchema in the config" : reason} data-testid="schema-adopt">
+      <button
+        type="button"
+        className={buttonClass.secondary}
+        onClick={adopt}
+        disabled={!allowed || state.busy}
+        title={allowed ? "Save this shape as the tool's outputSchema in the config" : reason}
+        data-testid="schema-adopt"
+      >
         <FileCheck2 className="size-3.5" /> {state.busy ? "Adopting…" : "Adopt as outputSchema"}
       </button>
       {state.error && (

@@ -13,7 +13,19 @@ import { ShapeRevisions } from "./ShapeRevisions";
 
 // Everything shown here came from tool outputs and arguments: it is rendered as React text only.
 
-function Section({ title, badge, children, open = false, testId }: { title: string; badge?: React.ReactNode; children: React.ReactNode; open?: boolean; testId?: string }) {
+function Section({
+  title,
+  badge,
+  children,
+  open = false,
+  testId,
+}: {
+  title: string;
+  badge?: React.ReactNode;
+  children: React.ReactNode;
+  open?: boolean;
+  testId?: string;
+}) {
   return (
     <details open={open} className="group border-b last:border-0" data-testid={testId}>
       <summary className="flex cursor-pointer select-none items-center gap-2 px-4 py-2.5 font-medium hover:bg-accent/50">
@@ -78,7 +90,11 @@ export function FieldTable({ fields }: { fields: FieldSummary[] }) {
               <tr key={f.path} className="border-b align-top last:border-0" data-testid="inferred-field">
                 <td className="whitespace-nowrap px-3 py-1.5 font-mono text-[12px]" title={f.path || "(the value itself)"}>
                   <span style={{ paddingLeft: `${Math.min(f.depth, 12) * 14}px` }}>{fieldLabel(f.path)}</span>
-                  {f.required && f.depth > 0 && !f.path.endsWith("/*") && <span className="ml-1 text-destructive" title="present every time">*</span>}
+                  {f.required && f.depth > 0 && !f.path.endsWith("/*") && (
+                    <span className="ml-1 text-destructive" title="present every time">
+                      *
+                    </span>
+                  )}
                 </td>
                 <td className="px-3 py-1.5 text-right tabular-nums" title={`seen ${f.count} time${f.count === 1 ? "" : "s"}`}>
                   {f.perObject !== null ? `${f.perObject < 10 ? f.perObject.toFixed(1) : Math.round(f.perObject)} / object` : pct(f.presence)}
@@ -91,9 +107,16 @@ export function FieldTable({ fields }: { fields: FieldSummary[] }) {
                         {f.types.length > 1 && <span className="opacity-70">{pct(t.count / total)}</span>}
                       </Badge>
                     ))}
-                    {f.enum && <Badge tone="success" title={f.enum.map((v) => JSON.stringify(v)).join(", ")}>enum {f.enum.length}</Badge>}
+                    {f.enum && (
+                      <Badge tone="success" title={f.enum.map((v) => JSON.stringify(v)).join(", ")}>
+                        enum {f.enum.length}
+                      </Badge>
+                    )}
                     {f.map && (
-                      <Badge tone={f.map.reason === "map" ? "success" : "warning"} title={`${f.map.keys} key occurrence${f.map.keys === 1 ? "" : "s"} folded into one schema${f.map.keyPattern ? `; every key is a ${f.map.keyPattern}` : ""}`}>
+                      <Badge
+                        tone={f.map.reason === "map" ? "success" : "warning"}
+                        title={`${f.map.keys} key occurrence${f.map.keys === 1 ? "" : "s"} folded into one schema${f.map.keyPattern ? `; every key is a ${f.map.keyPattern}` : ""}`}
+                      >
                         {f.map.reason === "map" ? "map" : "key limit"}
                         {f.map.keyPattern && <span className="opacity-70">{f.map.keyPattern} keys</span>}
                       </Badge>
@@ -103,9 +126,16 @@ export function FieldTable({ fields }: { fields: FieldSummary[] }) {
                 <td className="px-3 py-1.5">{f.format ? <Badge tone="success">{f.format}</Badge> : null}</td>
                 <td className="max-w-[320px] px-3 py-1.5 font-mono text-[12px] text-muted-foreground">
                   {f.examples.map((e, i) => (
-                    <div key={i} className="truncate" title={JSON.stringify(e)}>{cut(JSON.stringify(e))}</div>
+                    <div key={i} className="truncate" title={JSON.stringify(e)}>
+                      {cut(JSON.stringify(e))}
+                    </div>
                   ))}
-                  {f.examples.length > 0 && (f.overflow ? <div className="text-[11px]">many distinct values</div> : f.distinct !== null && f.distinct > f.examples.length ? <div className="text-[11px]">{f.distinct} distinct</div> : null)}
+                  {f.examples.length > 0 &&
+                    (f.overflow ? (
+                      <div className="text-[11px]">many distinct values</div>
+                    ) : f.distinct !== null && f.distinct > f.examples.length ? (
+                      <div className="text-[11px]">{f.distinct} distinct</div>
+                    ) : null)}
                 </td>
                 <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground">{rangeText(f)}</td>
               </tr>
@@ -125,7 +155,12 @@ const DIFF_LABEL: Record<Difference["kind"], [string, Tone]> = {
 };
 
 export function DifferenceList({ differences, what }: { differences: Difference[]; what: string }) {
-  if (!differences.length) return <p className="text-muted-foreground" data-testid="inferred-no-differences">What was observed matches the declared {what}.</p>;
+  if (!differences.length)
+    return (
+      <p className="text-muted-foreground" data-testid="inferred-no-differences">
+        What was observed matches the declared {what}.
+      </p>
+    );
   return (
     <ul className="divide-y rounded-md border text-[13px]" data-testid="inferred-differences">
       {differences.map((d) => (
@@ -145,10 +180,15 @@ function ViolationList({ violations }: { violations: OutputViolation[] }) {
     <ul className="divide-y rounded-md border text-[13px]" data-testid="inferred-violations">
       {violations.map((v) => (
         <li key={v.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 px-3 py-1.5">
-          <Link href={`/runs/${encodeURIComponent(v.id)}`} className="font-mono text-[12px] text-primary hover:underline">run {v.id.slice(0, 8)}</Link>
+          <Link href={`/runs/${encodeURIComponent(v.id)}`} className="font-mono text-[12px] text-primary hover:underline">
+            run {v.id.slice(0, 8)}
+          </Link>
           <span className="tabular-nums text-muted-foreground">{formatTime(v.startedAt)}</span>
           <span className="min-w-0 flex-1 truncate" title={v.outputErrors.map((e) => `${e.path || "(value)"} ${e.message}`).join("; ")}>
-            {v.outputErrors.slice(0, 3).map((e) => `${e.path || "(value)"} ${e.message}`).join("; ")}
+            {v.outputErrors
+              .slice(0, 3)
+              .map((e) => `${e.path || "(value)"} ${e.message}`)
+              .join("; ")}
             {v.outputErrors.length > 3 ? ` (+${v.outputErrors.length - 3})` : ""}
           </span>
         </li>
@@ -201,7 +241,8 @@ function Observed({ part, fileName, exportHref, adopt }: { part: InferredPart; f
 export function InferredShape({ toolName, shapes, adopt }: { toolName: string; shapes: InferredShapes; adopt?: { allowed: boolean; reason?: string | null } }) {
   const { output, arguments: args, declared } = shapes;
   const exportHref = (part: string) => `/api/tools/${encodeURIComponent(toolName)}/inferred-schema/download?part=${part}`;
-  const adoptButton = adopt && output?.schema.type === "object" ? <AdoptSchema toolName={toolName} allowed={adopt.allowed} reason={adopt.reason ?? undefined} /> : undefined;
+  const adoptButton =
+    adopt && output?.schema.type === "object" ? <AdoptSchema toolName={toolName} allowed={adopt.allowed} reason={adopt.reason ?? undefined} /> : undefined;
   const observedBadge = (p: InferredPart | null) => <Badge tone={p ? "primary" : "neutral"}>{p ? `Observed in ${runs(p.samples)}` : "no runs yet"}</Badge>;
   return (
     <Card title="Inferred shape" bodyClassName="p-0">
@@ -244,7 +285,11 @@ export function InferredShape({ toolName, shapes, adopt }: { toolName: string; s
         )}
         <Section
           title="Output shape history"
-          badge={<Badge tone={(shapes.revisions?.length ?? 0) > 1 ? "warning" : "neutral"}>{shapes.revisions?.length ?? 0} revision{shapes.revisions?.length === 1 ? "" : "s"}</Badge>}
+          badge={
+            <Badge tone={(shapes.revisions?.length ?? 0) > 1 ? "warning" : "neutral"}>
+              {shapes.revisions?.length ?? 0} revision{shapes.revisions?.length === 1 ? "" : "s"}
+            </Badge>
+          }
           open={(shapes.revisions?.length ?? 0) > 1}
           testId="inferred-revisions"
         >

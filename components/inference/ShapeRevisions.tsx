@@ -24,7 +24,9 @@ export function ShapeRevisions({ revisions }: { revisions: ShapeRevisionInfo[] }
             ) : (
               <span className="text-muted-foreground">rebuilt from history</span>
             )}
-            <span className="text-muted-foreground">after {r.samples} output{r.samples === 1 ? "" : "s"}</span>
+            <span className="text-muted-foreground">
+              after {r.samples} output{r.samples === 1 ? "" : "s"}
+            </span>
           </div>
           {r.revision === 1 ? (
             <p className="mt-1 text-muted-foreground">First observed shape.</p>
@@ -32,7 +34,9 @@ export function ShapeRevisions({ revisions }: { revisions: ShapeRevisionInfo[] }
             <ul className="mt-1 space-y-0.5 font-mono text-[12px]" aria-label={`Changes in revision ${r.revision}`}>
               {r.changes.map((c) => (
                 <li key={`${c.change} ${c.path}`}>
-                  <span className={c.change === "optional" || c.change === "type" ? "text-destructive" : "text-foreground"}>{c.change === "required" || c.change === "added" ? "+ " : c.change === "optional" ? "− " : "~ "}</span>
+                  <span className={c.change === "optional" || c.change === "type" ? "text-destructive" : "text-foreground"}>
+                    {c.change === "required" || c.change === "added" ? "+ " : c.change === "optional" ? "− " : "~ "}
+                  </span>
                   {describeChange(c)}
                 </li>
               ))}

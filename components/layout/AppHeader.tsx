@@ -14,7 +14,10 @@ export interface HeaderUser {
 export function AppHeader({ user }: { user: HeaderUser | null }) {
   return (
     <header className="sticky top-0 z-30 border-b bg-background/85 backdrop-blur">
-      <a href="#main" className="sr-only rounded-md bg-primary px-3 py-1.5 font-medium text-primary-foreground focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50">
+      <a
+        href="#main"
+        className="sr-only rounded-md bg-primary px-3 py-1.5 font-medium text-primary-foreground focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50"
+      >
         Skip to content
       </a>
       {/* One row at every width: below `lg` the links collapse behind the Menu button, and the

@@ -87,7 +87,12 @@ export function NavMenu() {
         <ul className="mx-auto grid max-w-[1400px] gap-0.5">
           {LINKS.map((l) => (
             <li key={l.href}>
-              <Link href={l.href} aria-current={l.match(path) ? "page" : undefined} onClick={() => setOpen(false)} className={`block py-2 text-[15px] ${linkClass}`}>
+              <Link
+                href={l.href}
+                aria-current={l.match(path) ? "page" : undefined}
+                onClick={() => setOpen(false)}
+                className={`block py-2 text-[15px] ${linkClass}`}
+              >
                 {l.label}
               </Link>
             </li>

@@ -11,8 +11,13 @@ export function ThemeToggle() {
     }
   };
   return (
-    <button type="button" onClick={toggle} aria-label="Toggle dark mode" title="Toggle dark mode"
-      className="rounded-md p-1.5 text-muted-foreground hover:bg-accent hover:text-foreground">
+    <button
+      type="button"
+      onClick={toggle}
+      aria-label="Toggle dark mode"
+      title="Toggle dark mode"
+      className="rounded-md p-1.5 text-muted-foreground hover:bg-accent hover:text-foreground"
+    >
       <Sun className="hidden size-4 dark:block" />
       <Moon className="size-4 dark:hidden" />
     </button>

@@ -44,9 +44,15 @@ function Annotations({ a }: { a: ContentBlock["annotations"] }) {
   }
   if (!parts.length) return null;
   return (
-    <p className="mb-1 flex flex-wrap items-center gap-1.5 text-[11px] text-muted-foreground" data-testid="content-annotations" title="The block's annotations: who it is meant for, how important it is, when it changed">
+    <p
+      className="mb-1 flex flex-wrap items-center gap-1.5 text-[11px] text-muted-foreground"
+      data-testid="content-annotations"
+      title="The block's annotations: who it is meant for, how important it is, when it changed"
+    >
       {parts.map((p) => (
-        <Badge key={p} tone="neutral">{p}</Badge>
+        <Badge key={p} tone="neutral">
+          {p}
+        </Badge>
       ))}
     </p>
   );
@@ -80,7 +86,14 @@ function Block({ block, structured, index, reader }: { block: ContentBlock; stru
     }
     case "resource_link": {
       // Fields as strings (the server's JSON is passed on unchecked; a number or object is dropped).
-      const link: ResourceLink = { type: "resource_link", uri: str(block.uri), name: str(block.name), title: str(block.title), description: str(block.description), mimeType: str(block.mimeType) };
+      const link: ResourceLink = {
+        type: "resource_link",
+        uri: str(block.uri),
+        name: str(block.name),
+        title: str(block.title),
+        description: str(block.description),
+        mimeType: str(block.mimeType),
+      };
       if (typeof block.size === "number") link.size = block.size;
       return <ResourceLinkView block={link} reader={reader} />;
     }

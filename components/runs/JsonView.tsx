@@ -12,7 +12,11 @@ export function JsonView({ value, className = "", label = "JSON" }: { value: unk
     text = String(value);
   }
   return (
-    <pre {...scrollRegion(label)} className={`max-h-[480px] overflow-auto rounded-md bg-muted/60 p-3 font-mono text-[12px] leading-5 ${className}`} data-testid="json-view">
+    <pre
+      {...scrollRegion(label)}
+      className={`max-h-[480px] overflow-auto rounded-md bg-muted/60 p-3 font-mono text-[12px] leading-5 ${className}`}
+      data-testid="json-view"
+    >
       {text}
     </pre>
   );

@@ -23,7 +23,10 @@ export function PurgeButton({ canAdmin, reason = null, reasonId }: { canAdmin: b
     if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
     return body;
   };
-  const describe = (r: Report) => Object.entries(r.byTool).map(([t, n]) => `${t}: ${n}`).join(", ");
+  const describe = (r: Report) =>
+    Object.entries(r.byTool)
+      .map(([t, n]) => `${t}: ${n}`)
+      .join(", ");
   const run = async () => {
     if (!canAdmin) return;
     setBusy(true);
@@ -43,7 +46,11 @@ export function PurgeButton({ canAdmin, reason = null, reasonId }: { canAdmin: b
   };
   return (
     <span className="flex items-center gap-2">
-      {note && <span role="status" className="text-[12px] text-muted-foreground">{note}</span>}
+      {note && (
+        <span role="status" className="text-[12px] text-muted-foreground">
+          {note}
+        </span>
+      )}
       <button
         type="button"
         className={buttonClass.secondary}
@@ -55,7 +62,11 @@ export function PurgeButton({ canAdmin, reason = null, reasonId }: { canAdmin: b
       >
         <Eraser className="size-3.5" /> Apply retention
       </button>
-      {!canAdmin && reason && !reasonId && <span id={ownReasonId} className="sr-only">{reason}</span>}
+      {!canAdmin && reason && !reasonId && (
+        <span id={ownReasonId} className="sr-only">
+          {reason}
+        </span>
+      )}
     </span>
   );
 }

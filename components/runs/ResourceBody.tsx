@@ -8,7 +8,11 @@ import { scrollRegion } from "@/components/ui/scroll-region";
 export function TextBody({ text, label = "Text block" }: { text: string; label?: string }) {
   const parsed = parseJson(text);
   if (parsed.ok) return <JsonView value={parsed.value} label={label} />;
-  return <pre {...scrollRegion(label)} className="max-h-[480px] overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted/60 p-3 font-mono text-[12px]">{text}</pre>;
+  return (
+    <pre {...scrollRegion(label)} className="max-h-[480px] overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted/60 p-3 font-mono text-[12px]">
+      {text}
+    </pre>
+  );
 }
 
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

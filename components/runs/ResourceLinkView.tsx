@@ -74,13 +74,21 @@ export function ResourceLinkView({ block, reader }: { block: ResourceLink; reade
       </div>
       {block.description && <p className="mt-1 text-muted-foreground">{block.description}</p>}
       {href ? (
-        <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="mt-1 block break-all font-mono text-[12px] text-primary underline">{block.uri}</a>
+        <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="mt-1 block break-all font-mono text-[12px] text-primary underline">
+          {block.uri}
+        </a>
       ) : (
         <code className="mt-1 block break-all font-mono text-[12px] text-muted-foreground">{block.uri}</code>
       )}
-      {reader && !server && !href && <p className="mt-1 text-[12px] text-muted-foreground">No MCP server owns this link (a built-in tool sent it), so it cannot be read here.</p>}
+      {reader && !server && !href && (
+        <p className="mt-1 text-[12px] text-muted-foreground">No MCP server owns this link (a built-in tool sent it), so it cannot be read here.</p>
+      )}
       <div aria-live="polite" className="empty:hidden" data-testid="resource-read-result">
-        {read.state === "failed" && <p role="alert" className="mt-2 text-destructive">Could not read it: {read.message}</p>}
+        {read.state === "failed" && (
+          <p role="alert" className="mt-2 text-destructive">
+            Could not read it: {read.message}
+          </p>
+        )}
         {read.state === "read" &&
           (read.contents.length ? (
             <div className="mt-2 space-y-2 border-t pt-2">

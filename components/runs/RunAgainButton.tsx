@@ -81,7 +81,7 @@ export function RunAgainButton({ run, canRun, reason = null, confirmBeforeRun = 
         className={buttonClass.primary}
         onClick={press}
         disabled={!canRun || busy}
-        title={!canRun ? reason ?? undefined : undefined}
+        title={!canRun ? (reason ?? undefined) : undefined}
         aria-describedby={!canRun && reason ? reasonId : undefined}
         aria-haspopup={canRun && confirmBeforeRun ? "dialog" : undefined}
         aria-expanded={canRun && confirmBeforeRun ? confirming : undefined}

@@ -107,13 +107,44 @@ export function RunFilters({ options }: { options: Record<SelectKey, readonly st
       }}
     >
       {SELECTS.map((s) => (
-        <select key={s.key} name={s.key} value={values[s.key] ?? ""} onChange={(e) => change(s.key, e.target.value, false)} aria-label={s.label} className={`${input} max-w-full`}>
+        <select
+          key={s.key}
+          name={s.key}
+          value={values[s.key] ?? ""}
+          onChange={(e) => change(s.key, e.target.value, false)}
+          aria-label={s.label}
+          className={`${input} max-w-full`}
+        >
           <option value="">{s.any}</option>
-          {options[s.key].map((o) => <option key={o} value={o}>{s.key === "actor" ? actorLabel(o) : o}</option>)}
+          {options[s.key].map((o) => (
+            <option key={o} value={o}>
+              {s.key === "actor" ? actorLabel(o) : o}
+            </option>
+          ))}
         </select>
       ))}
-      <label className="flex items-center gap-1 text-muted-foreground">From <input type="datetime-local" name="since" value={values.since ?? ""} onChange={(e) => change("since", e.target.value, true)} aria-label="Started from" className={`${input} min-w-0`} /></label>
-      <label className="flex items-center gap-1 text-muted-foreground">to <input type="datetime-local" name="until" value={values.until ?? ""} onChange={(e) => change("until", e.target.value, true)} aria-label="Started before" className={`${input} min-w-0`} /></label>
+      <label className="flex items-center gap-1 text-muted-foreground">
+        From{" "}
+        <input
+          type="datetime-local"
+          name="since"
+          value={values.since ?? ""}
+          onChange={(e) => change("since", e.target.value, true)}
+          aria-label="Started from"
+          className={`${input} min-w-0`}
+        />
+      </label>
+      <label className="flex items-center gap-1 text-muted-foreground">
+        to{" "}
+        <input
+          type="datetime-local"
+          name="until"
+          value={values.until ?? ""}
+          onChange={(e) => change("until", e.target.value, true)}
+          aria-label="Started before"
+          className={`${input} min-w-0`}
+        />
+      </label>
       <input
         type="search"
         name="q"
@@ -132,10 +163,18 @@ export function RunFilters({ options }: { options: Record<SelectKey, readonly st
         className={`${input} min-w-0 flex-1 basis-56`}
       />
       <noscript>
-        <button type="submit" className={buttonClass.secondary}>Apply</button>
+        <button type="submit" className={buttonClass.secondary}>
+          Apply
+        </button>
       </noscript>
-      {filtered && <Link href="/runs" className={buttonClass.ghost}>Clear</Link>}
-      <span role="status" className="text-[12px] text-muted-foreground" data-testid="filters-status">{pending ? "Updating…" : ""}</span>
+      {filtered && (
+        <Link href="/runs" className={buttonClass.ghost}>
+          Clear
+        </Link>
+      )}
+      <span role="status" className="text-[12px] text-muted-foreground" data-testid="filters-status">
+        {pending ? "Updating…" : ""}
+      </span>
     </form>
   );
 }

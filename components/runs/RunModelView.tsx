@@ -41,57 +41,57 @@ export function RunModelView({ runId }: { runId: string }) {
   const view = state.status === "ok" ? state.view : null;
   return (
     <div data-testid="run-model-view">
-    <Card
-      title="What the model gets back"
-      actions={
-        <div className="flex items-center gap-2">
-          <TargetPicker value={target} onChange={setTarget} testId="run-model-view-target" labelClassName="text-[12px] text-muted-foreground" />
-        </div>
-      }
-      bodyClassName="space-y-3 p-4"
-    >
-      <div className="space-y-3">
-        {state.status === "loading" && <p className="text-[13px] text-muted-foreground">Making the message…</p>}
-        {state.status === "error" && (
-          <p role="alert" className="text-[13px] text-destructive">
-            {state.message}
-          </p>
-        )}
-        {view && (
-          <>
-            {view.modelError && (
-              <div className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-[13px]" data-testid="run-model-view-error">
-                <p>
-                  The model is told: <span className="font-medium">{view.modelError.kind}</span>, “{view.modelError.message}”
-                </p>
-                <p className="text-[12px] text-muted-foreground">The operator-only detail of why it failed is never sent to a model.</p>
-              </div>
-            )}
-            <ul className="divide-y rounded-md border" data-testid="run-model-view-carried">
-              {view.carried.map((c) => (
-                <li key={c.pointer} className="flex flex-wrap items-center gap-2 px-3 py-1.5 text-[13px]">
-                  <Badge tone={HOW[c.how]}>{c.how}</Badge>
-                  <span className="font-medium">{c.what}</span>
-                  <span className="min-w-0 text-muted-foreground">{c.message}</span>
-                </li>
-              ))}
-              {view.carried.length === 0 && <li className="px-3 py-1.5 text-[13px] text-muted-foreground">The result has no content.</li>}
-            </ul>
-            <p className="text-[13px]">
-              <span className="font-semibold tabular-nums">{view.tokens.count.toLocaleString("en")}</span> tokens{" "}
-              <span className="text-muted-foreground">
-                ({view.tokens.tokenizer}
-                {view.tokens.approximate ? ", an estimate" : ""})
-              </span>{" "}
-              <a className="text-[12px] text-primary underline" href={view.doc} target="_blank" rel="noreferrer noopener">
-                Provider documentation
-              </a>
+      <Card
+        title="What the model gets back"
+        actions={
+          <div className="flex items-center gap-2">
+            <TargetPicker value={target} onChange={setTarget} testId="run-model-view-target" labelClassName="text-[12px] text-muted-foreground" />
+          </div>
+        }
+        bodyClassName="space-y-3 p-4"
+      >
+        <div className="space-y-3">
+          {state.status === "loading" && <p className="text-[13px] text-muted-foreground">Making the message…</p>}
+          {state.status === "error" && (
+            <p role="alert" className="text-[13px] text-destructive">
+              {state.message}
             </p>
-            <JsonView value={view.message} label={`The message for ${TARGET_LABELS[target]}`} />
-          </>
-        )}
-      </div>
-    </Card>
+          )}
+          {view && (
+            <>
+              {view.modelError && (
+                <div className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-[13px]" data-testid="run-model-view-error">
+                  <p>
+                    The model is told: <span className="font-medium">{view.modelError.kind}</span>, “{view.modelError.message}”
+                  </p>
+                  <p className="text-[12px] text-muted-foreground">The operator-only detail of why it failed is never sent to a model.</p>
+                </div>
+              )}
+              <ul className="divide-y rounded-md border" data-testid="run-model-view-carried">
+                {view.carried.map((c) => (
+                  <li key={c.pointer} className="flex flex-wrap items-center gap-2 px-3 py-1.5 text-[13px]">
+                    <Badge tone={HOW[c.how]}>{c.how}</Badge>
+                    <span className="font-medium">{c.what}</span>
+                    <span className="min-w-0 text-muted-foreground">{c.message}</span>
+                  </li>
+                ))}
+                {view.carried.length === 0 && <li className="px-3 py-1.5 text-[13px] text-muted-foreground">The result has no content.</li>}
+              </ul>
+              <p className="text-[13px]">
+                <span className="font-semibold tabular-nums">{view.tokens.count.toLocaleString("en")}</span> tokens{" "}
+                <span className="text-muted-foreground">
+                  ({view.tokens.tokenizer}
+                  {view.tokens.approximate ? ", an estimate" : ""})
+                </span>{" "}
+                <a className="text-[12px] text-primary underline" href={view.doc} target="_blank" rel="noreferrer noopener">
+                  Provider documentation
+                </a>
+              </p>
+              <JsonView value={view.message} label={`The message for ${TARGET_LABELS[target]}`} />
+            </>
+          )}
+        </div>
+      </Card>
     </div>
   );
 }

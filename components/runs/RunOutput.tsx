@@ -20,8 +20,16 @@ export function RunOutput({ run, showLink = true, readAccess }: { run: Run; show
         <span className="text-muted-foreground">
           {run.status === "queued" ? "Waiting in the job queue for a worker; reload to see it run." : formatDuration(run.durationMs)}
         </span>
-        {run.outputValid === true && <Badge tone="success" title="structuredContent matches the declared outputSchema">output matches schema</Badge>}
-        {run.outputValid === false && <Badge tone="danger" title="structuredContent does not match the declared outputSchema">output violates schema</Badge>}
+        {run.outputValid === true && (
+          <Badge tone="success" title="structuredContent matches the declared outputSchema">
+            output matches schema
+          </Badge>
+        )}
+        {run.outputValid === false && (
+          <Badge tone="danger" title="structuredContent does not match the declared outputSchema">
+            output violates schema
+          </Badge>
+        )}
         {showLink && (
           <Link href={`/runs/${run.id}`} className="ml-auto font-mono text-[12px] text-primary hover:underline">
             run {run.id.slice(0, 8)} →
@@ -32,7 +40,9 @@ export function RunOutput({ run, showLink = true, readAccess }: { run: Run; show
       {run.error && (
         <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 p-3">
           <div className="flex items-center gap-2">
-            <Badge tone="danger" className="font-mono">{run.error.kind}</Badge>
+            <Badge tone="danger" className="font-mono">
+              {run.error.kind}
+            </Badge>
             <span className="font-medium">{run.error.message}</span>
           </div>
           {run.error.details && run.error.details.length > 0 && (
@@ -52,7 +62,9 @@ export function RunOutput({ run, showLink = true, readAccess }: { run: Run; show
           <p className="font-medium">Structured content does not match the outputSchema:</p>
           <ul className="mt-1 font-mono text-[12px]">
             {run.outputErrors.map((d, i) => (
-              <li key={i}>{d.path || "(root)"} {d.message}</li>
+              <li key={i}>
+                {d.path || "(root)"} {d.message}
+              </li>
             ))}
           </ul>
         </div>

@@ -40,5 +40,9 @@ export function TableRowKeys({ children }: { children: ReactNode }) {
     else router.push(row.dataset.href);
   };
   // Mouse users only: the row's links and Enter serve the keyboard and screen readers.
-  return <div onKeyDown={onKeyDown} onClick={open} onAuxClick={(e) => e.button === 1 && open(e)}>{children}</div>;
+  return (
+    <div onKeyDown={onKeyDown} onClick={open} onAuxClick={(e) => e.button === 1 && open(e)}>
+      {children}
+    </div>
+  );
 }

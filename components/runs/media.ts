@@ -18,10 +18,12 @@ export function dataUrl(mimeType: string, data: string): string | null {
 }
 
 /** An image the page may show (a known raster type, valid base64), else null. */
-export const imageUrl = (mimeType: string | undefined, data: string): string | null => (mimeType && IMAGE_TYPES.has(mimeType.toLowerCase()) ? dataUrl(mimeType, data) : null);
+export const imageUrl = (mimeType: string | undefined, data: string): string | null =>
+  mimeType && IMAGE_TYPES.has(mimeType.toLowerCase()) ? dataUrl(mimeType, data) : null;
 
 /** Audio the page may play, else null. */
-export const audioUrl = (mimeType: string | undefined, data: string): string | null => (mimeType?.toLowerCase().startsWith("audio/") ? dataUrl(mimeType, data) : null);
+export const audioUrl = (mimeType: string | undefined, data: string): string | null =>
+  mimeType?.toLowerCase().startsWith("audio/") ? dataUrl(mimeType, data) : null;
 
 export function safeHref(uri: string): string | null {
   try {
@@ -42,11 +44,25 @@ export const base64Bytes = (b64: string): number => {
   return Math.max(0, Math.floor((body.length * 3) / 4) - (body.endsWith("==") ? 2 : body.endsWith("=") ? 1 : 0));
 };
 
-const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/avif": "avif", "image/bmp": "bmp", "image/svg+xml": "svg", "audio/wav": "wav", "audio/mpeg": "mp3", "audio/ogg": "ogg" };
+const EXTENSIONS: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/avif": "avif",
+  "image/bmp": "bmp",
+  "image/svg+xml": "svg",
+  "audio/wav": "wav",
+  "audio/mpeg": "mp3",
+  "audio/ogg": "ogg",
+};
 
 /** A download name: the URI's last segment when it has one, else `<fallback>.<extension of the type>`. */
 export function fileName(uri: string | undefined, mimeType: string | undefined, fallback: string): string {
-  const last = uri?.split(/[/:?#]/).filter(Boolean).pop();
+  const last = uri
+    ?.split(/[/:?#]/)
+    .filter(Boolean)
+    .pop();
   const clean = last?.replace(/[^\w.-]+/g, "_").slice(0, 120);
   if (clean && clean.includes(".")) return clean;
   const ext = (mimeType && EXTENSIONS[mimeType.toLowerCase()]) || "bin";

@@ -64,7 +64,11 @@ export function CompletingInput({
       inFlight.current?.abort();
       const controller = new AbortController();
       inFlight.current = controller;
-      const body = { ref: source.completionRef, argument: { name: argument, value: typed }, ...(Object.keys(others).length ? { context: { arguments: others } } : {}) };
+      const body = {
+        ref: source.completionRef,
+        argument: { name: argument, value: typed },
+        ...(Object.keys(others).length ? { context: { arguments: others } } : {}),
+      };
       post(source.url, body, controller.signal)
         .then((r) => {
           if (controller.signal.aborted) return;
@@ -92,7 +96,10 @@ export function CompletingInput({
     setActive(-1);
   };
 
-  if (!source) return <input className={className} value={value} required={required} aria-required={required} onChange={(e) => onChange(e.target.value)} aria-label={label} />;
+  if (!source)
+    return (
+      <input className={className} value={value} required={required} aria-required={required} onChange={(e) => onChange(e.target.value)} aria-label={label} />
+    );
 
   const optionId = (i: number) => `${listId}-option-${i}`;
   return (

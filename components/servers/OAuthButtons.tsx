@@ -28,7 +28,7 @@ export function OAuthButtons({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const url = `/api/servers/${encodeURIComponent(server)}/oauth`;
-  const locked = canAdmin ? undefined : reason ?? undefined;
+  const locked = canAdmin ? undefined : (reason ?? undefined);
 
   const call = async (method: "POST" | "DELETE") => {
     setBusy(true);
@@ -52,16 +52,34 @@ export function OAuthButtons({
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       {authRequired && (
-        <button type="button" className={buttonClass.primary} disabled={!canAdmin || busy} title={locked} onClick={() => call("POST").catch(reportError)} aria-label={`Sign in to ${server}`}>
+        <button
+          type="button"
+          className={buttonClass.primary}
+          disabled={!canAdmin || busy}
+          title={locked}
+          onClick={() => call("POST").catch(reportError)}
+          aria-label={`Sign in to ${server}`}
+        >
           <LogIn className="size-3.5" /> {busy ? "Opening sign-in…" : "Sign in"}
         </button>
       )}
       {signedIn && (
-        <button type="button" className={buttonClass.secondary} disabled={!canAdmin || busy} title={locked} onClick={() => call("DELETE").catch(reportError)} aria-label={`Sign out of ${server}`}>
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          disabled={!canAdmin || busy}
+          title={locked}
+          onClick={() => call("DELETE").catch(reportError)}
+          aria-label={`Sign out of ${server}`}
+        >
           <LogOut className="size-3.5" /> Sign out
         </button>
       )}
-      {error && <span role="alert" className="text-destructive">{error}</span>}
+      {error && (
+        <span role="alert" className="text-destructive">
+          {error}
+        </span>
+      )}
     </span>
   );
 }

@@ -50,7 +50,11 @@ export function ResourceFollow({ base, uri, onUpdated }: { base: string; uri: st
     if (!active) return;
     const controller = new AbortController();
     (async () => {
-      const res = await fetch(`${base}/resources/follow?uri=${encodeURIComponent(uri)}`, { cache: "no-store", signal: controller.signal, headers: { accept: "text/event-stream" } });
+      const res = await fetch(`${base}/resources/follow?uri=${encodeURIComponent(uri)}`, {
+        cache: "no-store",
+        signal: controller.signal,
+        headers: { accept: "text/event-stream" },
+      });
       if (!res.ok || !res.body) {
         const body = (await res.json().catch(() => null)) as { error?: { message?: unknown } } | null;
         const message = typeof body?.error?.message === "string" ? body.error.message : `The studio answered ${res.status}.`;
@@ -70,7 +74,8 @@ export function ResourceFollow({ base, uri, onUpdated }: { base: string; uri: st
         setFollow((f) => ({ state: "on", updates: (f.state === "on" ? f.updates : 0) + 1, updatedAt: at }));
         updated.current();
       });
-      if (!controller.signal.aborted) setFollow({ state: "failed", message: "The studio ended the stream (the server may have gone away). Follow again to resume." });
+      if (!controller.signal.aborted)
+        setFollow({ state: "failed", message: "The studio ended the stream (the server may have gone away). Follow again to resume." });
     })().catch((e: unknown) => {
       if (controller.signal.aborted) return;
       if (e instanceof TypeError) setFollow({ state: "failed", message: `The stream broke: ${e.message}` });
@@ -92,7 +97,10 @@ export function ResourceFollow({ base, uri, onUpdated }: { base: string; uri: st
       </button>
       <span role="status" aria-live="polite" className="text-[12px] text-muted-foreground" data-testid="follow-status">
         {follow.state === "starting" && "Subscribing…"}
-        {follow.state === "on" && (follow.updatedAt ? `Updated at ${time(follow.updatedAt)} (${follow.updates} update${follow.updates === 1 ? "" : "s"} while following)` : "Following: the contents are read again when the server says they changed.")}
+        {follow.state === "on" &&
+          (follow.updatedAt
+            ? `Updated at ${time(follow.updatedAt)} (${follow.updates} update${follow.updates === 1 ? "" : "s"} while following)`
+            : "Following: the contents are read again when the server says they changed.")}
         {follow.state === "failed" && <span className="text-destructive">{follow.message}</span>}
       </span>
     </div>

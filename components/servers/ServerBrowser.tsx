@@ -20,7 +20,9 @@ const field = "h-8 w-full rounded-md border bg-background px-2";
 
 type Load<T> = { state: "loading" } | { state: "loaded"; value: T } | { state: "failed"; message: string };
 type ReadResult = { uri: string } & ({ state: "reading" } | { state: "read"; contents: ResourceContents[] } | { state: "failed"; message: string });
-type PromptResult = { name: string } & ({ state: "getting" } | { state: "got"; description?: string; messages: PromptMessage[]; dropped: number } | { state: "failed"; message: string });
+type PromptResult = { name: string } & (
+  { state: "getting" } | { state: "got"; description?: string; messages: PromptMessage[]; dropped: number } | { state: "failed"; message: string }
+);
 
 function useList<T>(url: string | null, pick: (body: Record<string, unknown>) => T): Load<T> {
   const [load, setLoad] = useState<Load<T>>({ state: "loading" });
@@ -74,7 +76,17 @@ function Facts({ title, name, description, mimeType }: { title?: string; name: s
   );
 }
 
-function TemplateForm({ template, access, completeUrl, onRead }: { template: BrowseTemplate; access: Allowance; completeUrl: string | null; onRead: (uri: string) => void }) {
+function TemplateForm({
+  template,
+  access,
+  completeUrl,
+  onRead,
+}: {
+  template: BrowseTemplate;
+  access: Allowance;
+  completeUrl: string | null;
+  onRead: (uri: string) => void;
+}) {
   const vars = templateVariables(template.uriTemplate);
   const [values, setValues] = useState<Record<string, string>>({});
   const id = useId();
@@ -112,11 +124,19 @@ function TemplateForm({ template, access, completeUrl, onRead }: { template: Bro
           </label>
         ))}
         <p className="break-all text-[12px]">
-          URI: <code className="font-mono" data-testid="expanded-uri">{uri}</code>
+          URI:{" "}
+          <code className="font-mono" data-testid="expanded-uri">
+            {uri}
+          </code>
         </p>
         {problem && <Failed message={problem} />}
         <div className="flex flex-wrap items-center gap-2">
-          <button type="submit" className={buttonClass.secondary} disabled={!access.allowed || !!problem || missing.length > 0} aria-describedby={access.reason ? id : undefined}>
+          <button
+            type="submit"
+            className={buttonClass.secondary}
+            disabled={!access.allowed || !!problem || missing.length > 0}
+            aria-describedby={access.reason ? id : undefined}
+          >
             <BookOpen className="size-4" aria-hidden /> Read {template.name}
           </button>
           {missing.length > 0 && <span className="text-[12px] text-muted-foreground">Fill in {missing.join(", ")}.</span>}
@@ -137,12 +157,27 @@ function ReadView({ read, follow }: { read: ReadResult | null; follow: { base: s
       {follow && read.state === "read" && <ResourceFollow key={read.uri} base={follow.base} uri={read.uri} onUpdated={() => follow.reread(read.uri)} />}
       {read.state === "reading" && <Loading />}
       {read.state === "failed" && <Failed message={read.message} />}
-      {read.state === "read" && (read.contents.length ? read.contents.map((c, i) => <ResourceBody key={i} resource={c} />) : <p className="text-muted-foreground">The server returned no contents.</p>)}
+      {read.state === "read" &&
+        (read.contents.length ? (
+          read.contents.map((c, i) => <ResourceBody key={i} resource={c} />)
+        ) : (
+          <p className="text-muted-foreground">The server returned no contents.</p>
+        ))}
     </div>
   );
 }
 
-function PromptForm({ prompt, access, completeUrl, onGet }: { prompt: BrowsePrompt; access: Allowance; completeUrl: string | null; onGet: (name: string, args: Record<string, string>) => void }) {
+function PromptForm({
+  prompt,
+  access,
+  completeUrl,
+  onGet,
+}: {
+  prompt: BrowsePrompt;
+  access: Allowance;
+  completeUrl: string | null;
+  onGet: (name: string, args: Record<string, string>) => void;
+}) {
   const [values, setValues] = useState<Record<string, string>>({});
   const id = useId();
   const missing = prompt.arguments.filter((a) => a.required && !values[a.name]).map((a) => a.name);
@@ -162,7 +197,12 @@ function PromptForm({ prompt, access, completeUrl, onGet }: { prompt: BrowseProm
           <label key={a.name} className="block">
             <span className="text-[12px] font-medium">
               {a.name}
-              {a.required && <span className="text-destructive" title="required"> *</span>}
+              {a.required && (
+                <span className="text-destructive" title="required">
+                  {" "}
+                  *
+                </span>
+              )}
             </span>
             {a.description && <span className="ml-2 text-[12px] text-muted-foreground">{a.description}</span>}
             <CompletingInput
@@ -178,7 +218,12 @@ function PromptForm({ prompt, access, completeUrl, onGet }: { prompt: BrowseProm
           </label>
         ))}
         <div className="flex flex-wrap items-center gap-2">
-          <button type="submit" className={buttonClass.secondary} disabled={!access.allowed || missing.length > 0} aria-describedby={access.reason ? id : undefined}>
+          <button
+            type="submit"
+            className={buttonClass.secondary}
+            disabled={!access.allowed || missing.length > 0}
+            aria-describedby={access.reason ? id : undefined}
+          >
             <MessageSquare className="size-4" aria-hidden /> Get {prompt.name}
           </button>
           {missing.length > 0 && <span className="text-[12px] text-muted-foreground">Required: {missing.join(", ")}.</span>}
@@ -254,14 +299,26 @@ export function ServerBrowser({
     reveal(readRef.current);
     post(`${base}/resources/read`, { uri })
       .then((r) =>
-        setRead(r.ok ? { uri, state: "read", contents: Array.isArray(r.body.contents) ? (r.body.contents as ResourceContents[]) : [] } : { uri, state: "failed", message: r.message }),
+        setRead(
+          r.ok
+            ? { uri, state: "read", contents: Array.isArray(r.body.contents) ? (r.body.contents as ResourceContents[]) : [] }
+            : { uri, state: "failed", message: r.message },
+        ),
       )
       .catch(reportError);
   };
   // A followed resource that changed: read again in place (the contents stay shown meanwhile).
   const reread = (uri: string) => {
     post(`${base}/resources/read`, { uri })
-      .then((r) => setRead((cur) => (cur?.uri !== uri ? cur : r.ok ? { uri, state: "read", contents: Array.isArray(r.body.contents) ? (r.body.contents as ResourceContents[]) : [] } : { uri, state: "failed", message: r.message })))
+      .then((r) =>
+        setRead((cur) =>
+          cur?.uri !== uri
+            ? cur
+            : r.ok
+              ? { uri, state: "read", contents: Array.isArray(r.body.contents) ? (r.body.contents as ResourceContents[]) : [] }
+              : { uri, state: "failed", message: r.message },
+        ),
+      )
       .catch(reportError);
   };
   const doGet = (name: string, args: Record<string, string>) => {
@@ -271,7 +328,13 @@ export function ServerBrowser({
       .then((r) =>
         setPrompt(
           r.ok
-            ? { name, state: "got", description: typeof r.body.description === "string" ? r.body.description : undefined, messages: Array.isArray(r.body.messages) ? (r.body.messages as PromptMessage[]) : [], dropped: Number(r.body.dropped) || 0 }
+            ? {
+                name,
+                state: "got",
+                description: typeof r.body.description === "string" ? r.body.description : undefined,
+                messages: Array.isArray(r.body.messages) ? (r.body.messages as PromptMessage[]) : [],
+                dropped: Number(r.body.dropped) || 0,
+              }
             : { name, state: "failed", message: r.message },
         ),
       )
@@ -294,7 +357,14 @@ export function ServerBrowser({
                       <Facts {...r} />
                       <code className="block break-all font-mono text-[12px] text-muted-foreground">{r.uri}</code>
                     </div>
-                    <button type="button" className={buttonClass.secondary} disabled={!access.allowed} title={access.reason ?? undefined} onClick={() => doRead(r.uri)} aria-label={`Read ${r.uri}`}>
+                    <button
+                      type="button"
+                      className={buttonClass.secondary}
+                      disabled={!access.allowed}
+                      title={access.reason ?? undefined}
+                      onClick={() => doRead(r.uri)}
+                      aria-label={`Read ${r.uri}`}
+                    >
                       <BookOpen className="size-4" aria-hidden /> Read
                     </button>
                   </li>

@@ -61,7 +61,17 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
     setHeldDisabled(null);
     const entry =
       form.transport === "stdio"
-        ? { name: form.name, transport: "stdio", command: form.command, args: form.args.split("\n").map((a) => a.trim()).filter(Boolean), env: pairs(form.env, "="), ...(form.cwd ? { cwd: form.cwd } : {}) }
+        ? {
+            name: form.name,
+            transport: "stdio",
+            command: form.command,
+            args: form.args
+              .split("\n")
+              .map((a) => a.trim())
+              .filter(Boolean),
+            env: pairs(form.env, "="),
+            ...(form.cwd ? { cwd: form.cwd } : {}),
+          }
         : { name: form.name, transport: "http", url: form.url, headers: pairs(form.headers, ":") };
     try {
       const res = await fetch("/api/servers", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(entry) });
@@ -85,14 +95,22 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
   const toggle = async (name: string, enabled: boolean) => {
     if (!canAdmin) return;
     setError(null);
-    const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ enabled }) });
+    const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ enabled }),
+    });
     if (!res.ok) setError((await res.json()).error?.message ?? `HTTP ${res.status}`);
   };
 
   const enableHeld = async (name: string) => {
     setError(null);
     setHeldDisabled(null);
-    const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ enabled: true }) });
+    const res = await fetch(`/api/servers/${encodeURIComponent(name)}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ enabled: true }),
+    });
     if (!res.ok) return setError((await res.json()).error?.message ?? `HTTP ${res.status}`);
     setAdding(false);
     const list = await fetch("/api/servers", { cache: "no-store" });
@@ -107,7 +125,7 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
     else setServers((s) => s.filter((x) => x.name !== name));
   };
 
-  const locked = !canAdmin ? reason ?? undefined : undefined;
+  const locked = !canAdmin ? (reason ?? undefined) : undefined;
   const describedBy = !canAdmin && reason ? REASON_ID : undefined;
 
   return (
@@ -115,7 +133,9 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
       <div className="flex flex-wrap items-end gap-3">
         <div>
           <h1 className="text-lg font-semibold tracking-tight">MCP servers</h1>
-          <p className="text-muted-foreground">Tool sources over stdio or Streamable HTTP. They live in the runtime config (Settings); a server that dies is reconnected with backoff.</p>
+          <p className="text-muted-foreground">
+            Tool sources over stdio or Streamable HTTP. They live in the runtime config (Settings); a server that dies is reconnected with backoff.
+          </p>
         </div>
         <div className="ml-auto flex flex-col items-end gap-1">
           <button
@@ -139,7 +159,14 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
           <form method="post" onSubmit={add} className="grid gap-3 md:grid-cols-2" aria-label="Add an MCP server">
             <label className="space-y-1">
               <span className="text-[12px] font-medium">Name</span>
-              <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className={field} placeholder="everything" aria-label="Server name" />
+              <input
+                required
+                value={form.name}
+                onChange={(e) => setForm({ ...form, name: e.target.value })}
+                className={field}
+                placeholder="everything"
+                aria-label="Server name"
+              />
             </label>
             <label className="space-y-1">
               <span className="text-[12px] font-medium">Transport</span>
@@ -152,7 +179,14 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
               <>
                 <label className="space-y-1">
                   <span className="text-[12px] font-medium">Command</span>
-                  <input required value={form.command} onChange={(e) => setForm({ ...form, command: e.target.value })} className={field} placeholder="node" aria-label="Command" />
+                  <input
+                    required
+                    value={form.command}
+                    onChange={(e) => setForm({ ...form, command: e.target.value })}
+                    className={field}
+                    placeholder="node"
+                    aria-label="Command"
+                  />
                 </label>
                 <label className="space-y-1">
                   <span className="text-[12px] font-medium">Working directory (optional)</span>
@@ -160,30 +194,67 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
                 </label>
                 <label className="space-y-1">
                   <span className="text-[12px] font-medium">Arguments, one per line</span>
-                  <textarea value={form.args} onChange={(e) => setForm({ ...form, args: e.target.value })} rows={3} className="w-full rounded-md border bg-background p-2 font-mono text-[12px]" aria-label="Arguments" />
+                  <textarea
+                    value={form.args}
+                    onChange={(e) => setForm({ ...form, args: e.target.value })}
+                    rows={3}
+                    className="w-full rounded-md border bg-background p-2 font-mono text-[12px]"
+                    aria-label="Arguments"
+                  />
                 </label>
                 <label className="space-y-1">
                   <span className="text-[12px] font-medium">Environment, KEY=VALUE per line</span>
-                  <textarea value={form.env} onChange={(e) => setForm({ ...form, env: e.target.value })} rows={3} className="w-full rounded-md border bg-background p-2 font-mono text-[12px]" aria-label="Environment" />
+                  <textarea
+                    value={form.env}
+                    onChange={(e) => setForm({ ...form, env: e.target.value })}
+                    rows={3}
+                    className="w-full rounded-md border bg-background p-2 font-mono text-[12px]"
+                    aria-label="Environment"
+                  />
                 </label>
               </>
             ) : (
               <>
                 <label className="space-y-1">
                   <span className="text-[12px] font-medium">URL</span>
-                  <input required type="url" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} className={field} placeholder="http://127.0.0.1:3001/mcp" aria-label="URL" />
+                  <input
+                    required
+                    type="url"
+                    value={form.url}
+                    onChange={(e) => setForm({ ...form, url: e.target.value })}
+                    className={field}
+                    placeholder="http://127.0.0.1:3001/mcp"
+                    aria-label="URL"
+                  />
                 </label>
                 <label className="space-y-1">
                   <span className="text-[12px] font-medium">Headers, Name: value per line</span>
-                  <textarea value={form.headers} onChange={(e) => setForm({ ...form, headers: e.target.value })} rows={3} className="w-full rounded-md border bg-background p-2 font-mono text-[12px]" aria-label="Headers" />
+                  <textarea
+                    value={form.headers}
+                    onChange={(e) => setForm({ ...form, headers: e.target.value })}
+                    rows={3}
+                    className="w-full rounded-md border bg-background p-2 font-mono text-[12px]"
+                    aria-label="Headers"
+                  />
                 </label>
               </>
             )}
             <div className="flex items-center gap-2 md:col-span-2">
-              <button type="submit" className={buttonClass.primary} disabled={busy}>{busy ? "Adding…" : "Add and connect"}</button>
-              {error && <span role="alert" className="text-destructive">{error}</span>}
+              <button type="submit" className={buttonClass.primary} disabled={busy}>
+                {busy ? "Adding…" : "Add and connect"}
+              </button>
+              {error && (
+                <span role="alert" className="text-destructive">
+                  {error}
+                </span>
+              )}
               {heldDisabled && (
-                <button type="button" className={buttonClass.secondary} onClick={() => enableHeld(heldDisabled).catch(reportError)} data-testid="enable-held-server">
+                <button
+                  type="button"
+                  className={buttonClass.secondary}
+                  onClick={() => enableHeld(heldDisabled).catch(reportError)}
+                  data-testid="enable-held-server"
+                >
                   Enable it
                 </button>
               )}
@@ -192,10 +263,20 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
         </Card>
       )}
 
-      {error && !adding && <p role="alert" className="text-destructive">{error}</p>}
+      {error && !adding && (
+        <p role="alert" className="text-destructive">
+          {error}
+        </p>
+      )}
       {servers.length === 0 ? (
         <div className="rounded-lg border border-dashed p-10 text-center text-muted-foreground">
-          {canAdmin ? <>No MCP server yet. Add one, or declare it under <code>mcpServers</code> in Settings.</> : "No MCP server yet. An admin can add one."}
+          {canAdmin ? (
+            <>
+              No MCP server yet. Add one, or declare it under <code>mcpServers</code> in Settings.
+            </>
+          ) : (
+            "No MCP server yet. An admin can add one."
+          )}
         </div>
       ) : (
         <ul className="space-y-2" aria-label="Servers">
@@ -206,16 +287,36 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
                   <span className="font-semibold">{s.name}</span>
                   <Badge>{s.transport}</Badge>
                   {s.enabled && s.authRequired ? (
-                    <Badge tone="warning" className="font-mono">sign-in required</Badge>
+                    <Badge tone="warning" className="font-mono">
+                      sign-in required
+                    </Badge>
                   ) : (
-                    <Badge tone={s.enabled ? STATE_TONE[s.state] ?? "neutral" : "neutral"} className="font-mono">{s.enabled ? s.state : "disabled"}</Badge>
+                    <Badge tone={s.enabled ? (STATE_TONE[s.state] ?? "neutral") : "neutral"} className="font-mono">
+                      {s.enabled ? s.state : "disabled"}
+                    </Badge>
                   )}
                   {s.enabled && s.authRequired && <OAuthButtons server={s.name} authRequired signedIn={false} canAdmin={canAdmin} reason={reason} />}
                   {s.protocolVersion && <Badge title="negotiated protocol version">{s.protocolVersion}</Badge>}
-                  {s.serverInfo && <span className="text-muted-foreground">{s.serverInfo.name} {s.serverInfo.version}</span>}
-                  <Link href={`/?source=${encodeURIComponent(`mcp:${s.name}`)}`} className="text-primary hover:underline">{s.toolCount} tool{s.toolCount === 1 ? "" : "s"}</Link>
-                  <Link href={`/servers/${encodeURIComponent(s.name)}`} className="text-primary hover:underline" aria-label={`Browse resources and prompts of ${s.name}`}>resources and prompts</Link>
-                  {s.failures > 0 && s.nextRetryAt && <span className="text-muted-foreground">retry #{s.failures} at {new Date(s.nextRetryAt).toLocaleTimeString()}</span>}
+                  {s.serverInfo && (
+                    <span className="text-muted-foreground">
+                      {s.serverInfo.name} {s.serverInfo.version}
+                    </span>
+                  )}
+                  <Link href={`/?source=${encodeURIComponent(`mcp:${s.name}`)}`} className="text-primary hover:underline">
+                    {s.toolCount} tool{s.toolCount === 1 ? "" : "s"}
+                  </Link>
+                  <Link
+                    href={`/servers/${encodeURIComponent(s.name)}`}
+                    className="text-primary hover:underline"
+                    aria-label={`Browse resources and prompts of ${s.name}`}
+                  >
+                    resources and prompts
+                  </Link>
+                  {s.failures > 0 && s.nextRetryAt && (
+                    <span className="text-muted-foreground">
+                      retry #{s.failures} at {new Date(s.nextRetryAt).toLocaleTimeString()}
+                    </span>
+                  )}
                   <button
                     type="button"
                     className={`${buttonClass.ghost} ml-auto`}
@@ -239,20 +340,34 @@ export function ServersView({ initial, canAdmin, reason = null }: { initial: Mcp
                     <Trash2 className="size-3.5" /> Remove
                   </button>
                 </div>
-                {s.error && !s.authRequired && <p className="mt-2 rounded-md border border-destructive/30 bg-destructive/5 px-2 py-1 text-destructive" data-testid="server-error">{s.error}</p>}
-                {s.error && s.authRequired && <p className="mt-2 rounded-md border border-warning/40 bg-warning/10 px-2 py-1" data-testid="server-signin">{s.error}</p>}
+                {s.error && !s.authRequired && (
+                  <p className="mt-2 rounded-md border border-destructive/30 bg-destructive/5 px-2 py-1 text-destructive" data-testid="server-error">
+                    {s.error}
+                  </p>
+                )}
+                {s.error && s.authRequired && (
+                  <p className="mt-2 rounded-md border border-warning/40 bg-warning/10 px-2 py-1" data-testid="server-signin">
+                    {s.error}
+                  </p>
+                )}
                 {s.excluded.length > 0 && (
                   <div className="mt-2 text-[12px]">
                     <span className="font-medium">Excluded tools:</span>
                     <ul className="ml-4 list-disc">
-                      {s.excluded.map((x) => <li key={x.tool}><code className="font-mono">{x.tool}</code>: {x.reason}</li>)}
+                      {s.excluded.map((x) => (
+                        <li key={x.tool}>
+                          <code className="font-mono">{x.tool}</code>: {x.reason}
+                        </li>
+                      ))}
                     </ul>
                   </div>
                 )}
                 {s.stderrTail.length > 0 && (
                   <details className="mt-2">
                     <summary className="cursor-pointer text-[12px] text-muted-foreground">stderr ({s.stderrTail.length} lines)</summary>
-                    <pre {...scrollRegion(`stderr of ${s.name}`)} className="mt-1 max-h-48 overflow-auto rounded-md bg-muted/60 p-2 font-mono text-[11px]">{s.stderrTail.join("\n")}</pre>
+                    <pre {...scrollRegion(`stderr of ${s.name}`)} className="mt-1 max-h-48 overflow-auto rounded-md bg-muted/60 p-2 font-mono text-[11px]">
+                      {s.stderrTail.join("\n")}
+                    </pre>
                   </details>
                 )}
               </Card>

@@ -13,4 +13,5 @@ export async function call(url: string, init?: RequestInit): Promise<{ ok: true;
 }
 
 /** A JSON POST to the studio (`signal` aborts it: the answer is then a failure nobody shows). */
-export const post = (url: string, body: unknown, signal?: AbortSignal) => call(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
+export const post = (url: string, body: unknown, signal?: AbortSignal) =>
+  call(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });

@@ -41,14 +41,24 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
   return (
     <div className="space-y-4" data-testid="config-editor">
       <div className="flex flex-wrap items-center gap-2 rounded-lg border bg-card px-3 py-2">
-        <code className="font-mono text-[12px]" data-testid="config-path" title="The config file (STUDIO_CONFIG sets another)">{server.path}</code>
-        <Badge tone="neutral" title={`Version ${server.version}: the hash of the file's text, the same on every instance`}>version {short(server.version)}</Badge>
+        <code className="font-mono text-[12px]" data-testid="config-path" title="The config file (STUDIO_CONFIG sets another)">
+          {server.path}
+        </code>
+        <Badge tone="neutral" title={`Version ${server.version}: the hash of the file's text, the same on every instance`}>
+          version {short(server.version)}
+        </Badge>
         {server.revision && (
-          <span className="text-[12px] text-muted-foreground" data-testid="config-revision" title={`Saved ${server.revision.createdAt} (${server.revision.source === "file" ? "an edit of the file" : "through the studio"})`}>
+          <span
+            className="text-[12px] text-muted-foreground"
+            data-testid="config-revision"
+            title={`Saved ${server.revision.createdAt} (${server.revision.source === "file" ? "an edit of the file" : "through the studio"})`}
+          >
             revision {server.revision.id} by {actorLabel(server.revision.author)}
           </span>
         )}
-        <span className="text-[12px] text-muted-foreground" title={server.loadedAt}>read {formatTime(server.loadedAt)}</span>
+        <span className="text-[12px] text-muted-foreground" title={server.loadedAt}>
+          read {formatTime(server.loadedAt)}
+        </span>
         <span className="ml-auto flex items-center gap-2">
           {dirty && <Badge tone="warning">unsaved edits</Badge>}
           <Badge tone={live === "live" ? "success" : "warning"} title="Changes to the file on disk show up here as they happen" dim={live === "connecting"}>
@@ -75,7 +85,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
                 className={buttonClass.primary}
                 onClick={() => save().catch(reportError)}
                 disabled={!canSave || !dirty || saving}
-                title={!canSave ? saveReason ?? undefined : undefined}
+                title={!canSave ? (saveReason ?? undefined) : undefined}
                 aria-describedby={!canSave && saveReason ? SAVE_REASON_ID : undefined}
                 data-testid="config-save"
               >
@@ -87,12 +97,21 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
           <div className="space-y-3">
             {problem && <SaveProblemBanner problem={problem} />}
             {newerOnDisk !== null && (
-              <div role="status" className="flex flex-wrap items-center gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2" data-testid="config-changed-on-disk">
+              <div
+                role="status"
+                className="flex flex-wrap items-center gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2"
+                data-testid="config-changed-on-disk"
+              >
                 <AlertTriangle className="size-4 shrink-0 text-warning" />
                 <span className="flex-1">
                   <strong className="font-medium">Changed on disk</strong> (now version {short(newerOnDisk)}) while you have unsaved edits here.
                 </span>
-                <button type="button" className={buttonClass.secondary} onClick={() => loadFromDisk().catch(reportError)} title="Replace your unsaved edits with the file as it is on disk">
+                <button
+                  type="button"
+                  className={buttonClass.secondary}
+                  onClick={() => loadFromDisk().catch(reportError)}
+                  title="Replace your unsaved edits with the file as it is on disk"
+                >
                   <HardDriveDownload className="size-3.5" /> Load from disk
                 </button>
                 <button
@@ -100,7 +119,7 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
                   className={buttonClass.danger}
                   onClick={() => save({ overwrite: true }).catch(reportError)}
                   disabled={saving || !canSave}
-                  title={!canSave ? saveReason ?? undefined : "Save your text over the other change"}
+                  title={!canSave ? (saveReason ?? undefined) : "Save your text over the other change"}
                   aria-describedby={!canSave && saveReason ? SAVE_REASON_ID : undefined}
                 >
                   Overwrite with mine
@@ -110,7 +129,18 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
 
             <div id={EDITOR_ID}>
               {editorShown ? (
-                <LazyJsonEditor label="Runtime config (JSONC)" value={text} onChange={setText} schema={configSchema} schemaUri={SCHEMA_URI} modelPath={MODEL_PATH} jsonc height={620} readOnly={!canSave} problems={problems} />
+                <LazyJsonEditor
+                  label="Runtime config (JSONC)"
+                  value={text}
+                  onChange={setText}
+                  schema={configSchema}
+                  schemaUri={SCHEMA_URI}
+                  modelPath={MODEL_PATH}
+                  jsonc
+                  height={620}
+                  readOnly={!canSave}
+                  problems={problems}
+                />
               ) : (
                 <JsonPreview text={text} label="Runtime config (JSONC), read-only" maxHeight={620} />
               )}
@@ -128,7 +158,12 @@ export function ConfigEditor({ initial, canSave = true, saveReason = null }: { i
           </div>
         </Card>
 
-        <Card title={`In use${server.configVersion !== null ? ` (version ${short(server.configVersion)})` : " (empty default)"}`} className="self-start lg:sticky lg:top-16" bodyClassName="max-h-[calc(100vh-9rem)] overflow-auto p-4" scrollLabel="Config in use">
+        <Card
+          title={`In use${server.configVersion !== null ? ` (version ${short(server.configVersion)})` : " (empty default)"}`}
+          className="self-start lg:sticky lg:top-16"
+          bodyClassName="max-h-[calc(100vh-9rem)] overflow-auto p-4"
+          scrollLabel="Config in use"
+        >
           <ConfigSummary config={server.config} />
         </Card>
       </div>
@@ -163,9 +198,14 @@ function IssueList({ issues, testId }: { issues: ConfigIssue[]; testId: string }
 
 function DiskErrorBanner({ error, configVersion }: { error: ConfigError; configVersion: string | null }) {
   const where = error.line > 0 ? `${error.file}:${error.line}:${error.column}` : error.file;
-  const fallback = configVersion !== null ? `the last good config (version ${short(configVersion)}) is still in use` : "an empty config is in use until the file is fixed";
+  const fallback =
+    configVersion !== null ? `the last good config (version ${short(configVersion)}) is still in use` : "an empty config is in use until the file is fixed";
   const title =
-    error.kind === "not_found" ? `${error.file} was not found` : error.kind === "io" ? `${error.file} could not be read` : `The config file on disk is invalid: ${where}`;
+    error.kind === "not_found"
+      ? `${error.file} was not found`
+      : error.kind === "io"
+        ? `${error.file} could not be read`
+        : `The config file on disk is invalid: ${where}`;
   return (
     <div role="alert" className="rounded-lg border border-destructive/40 bg-destructive/10 px-4 py-3 text-destructive" data-testid="config-disk-error">
       <p className="font-medium">
@@ -173,7 +213,9 @@ function DiskErrorBanner({ error, configVersion }: { error: ConfigError; configV
       </p>
       {error.issues.length === 0 && <p className="mt-1 font-mono text-[12px]">{error.message}</p>}
       <IssueList issues={error.issues} testId="config-disk-issues" />
-      {error.kind === "not_found" && <p className="mt-1">Write a config in the editor below and Save: that creates the file (config/studio.example.jsonc is a start).</p>}
+      {error.kind === "not_found" && (
+        <p className="mt-1">Write a config in the editor below and Save: that creates the file (config/studio.example.jsonc is a start).</p>
+      )}
     </div>
   );
 }

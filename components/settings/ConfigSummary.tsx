@@ -91,7 +91,12 @@ export function ConfigSummary({ config }: { config: RuntimeConfig }) {
             <li key={g.name}>
               <Badge title={[g.description, g.members.join(", ")].filter(Boolean).join(" · ") || undefined}>
                 {g.name} · {g.members.length}
-                {!isUsableTriggerName(g.name) && <span className="text-warning-foreground" title={`Shorter than ${MIN_TRIGGER_NAME_CHARS} characters: not used as an invocation trigger`}> ⚠</span>}
+                {!isUsableTriggerName(g.name) && (
+                  <span className="text-warning-foreground" title={`Shorter than ${MIN_TRIGGER_NAME_CHARS} characters: not used as an invocation trigger`}>
+                    {" "}
+                    ⚠
+                  </span>
+                )}
               </Badge>
             </li>
           ))}
@@ -99,13 +104,16 @@ export function ConfigSummary({ config }: { config: RuntimeConfig }) {
       </Section>
 
       <Section title="Memory categories" count={config.memoryCategories.length}>
-        <Chips items={config.memoryCategories.map((m) => m.name)} titles={new Map(config.memoryCategories.filter((m) => m.description).map((m) => [m.name, m.description as string]))} />
+        <Chips
+          items={config.memoryCategories.map((m) => m.name)}
+          titles={new Map(config.memoryCategories.filter((m) => m.description).map((m) => [m.name, m.description as string]))}
+        />
       </Section>
 
       <Section title="Lists" count={listNames.length}>
         <ul className="space-y-1">
           {listNames.map((name) => {
-            const values = config.lists[name].map((o) => (typeof o === "string" ? o : o.label ?? o.value));
+            const values = config.lists[name].map((o) => (typeof o === "string" ? o : (o.label ?? o.value)));
             return (
               <li key={name} className="text-[12px]">
                 <span className="font-mono">custom:{name}</span> <span className="text-muted-foreground">({values.length})</span>{" "}

@@ -4,7 +4,11 @@ import { Badge } from "@/components/ui/Badge";
 /** The four MCP hints with their effective values; undeclared ones (spec defaults) are dimmed. */
 export function AnnotationBadges({ spec }: { spec: Pick<ToolSpec, "annotations"> }) {
   const declared = (h: string) => typeof spec.annotations?.[h] === "boolean";
-  const badge = (hint: "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint", on: [string, "success" | "danger" | "primary" | "neutral"], off: [string, "success" | "danger" | "primary" | "neutral"]) => {
+  const badge = (
+    hint: "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint",
+    on: [string, "success" | "danger" | "primary" | "neutral"],
+    off: [string, "success" | "danger" | "primary" | "neutral"],
+  ) => {
     const v = annotationHint(spec, hint);
     const [label, tone] = v ? on : off;
     return (

@@ -25,7 +25,13 @@ export function ExportDefinitions({ q, source, hints, shown }: { q: string; sour
   const [error, setError] = useState<string | null>(null);
 
   const href = (target: Target, strict: boolean) =>
-    `/api/tools/definitions/export${cleanQuery([["for", target], ["strict", strict ? "true" : ""], ["source", source === "all" ? "" : source], ["q", q.trim()], ["hint", hints]])}`;
+    `/api/tools/definitions/export${cleanQuery([
+      ["for", target],
+      ["strict", strict ? "true" : ""],
+      ["source", source === "all" ? "" : source],
+      ["q", q.trim()],
+      ["hint", hints],
+    ])}`;
   const filtered = source !== "all" || q.trim() !== "" || hints.length > 0;
   // The links keep their address (open or copy it), but a click fetches the file and saves it, so
   // a refusal is shown here instead of being saved as the file (components/ui/save-file.ts).
@@ -63,9 +69,14 @@ export function ExportDefinitions({ q, source, hints, shown }: { q: string; sour
         <Download className="size-3.5" aria-hidden /> Export definitions <ChevronDown className="size-3.5 text-muted-foreground" aria-hidden />
       </button>
       {open && (
-        <div id={menuId} className="absolute right-0 top-full z-40 mt-1 w-80 max-w-[calc(100vw-2rem)] rounded-lg border bg-popover p-1 text-popover-foreground shadow-md">
+        <div
+          id={menuId}
+          className="absolute right-0 top-full z-40 mt-1 w-80 max-w-[calc(100vw-2rem)] rounded-lg border bg-popover p-1 text-popover-foreground shadow-md"
+        >
           <p className="border-b px-2 pb-2 pt-1.5 text-[12px] text-muted-foreground">
-            {shown} tool{shown === 1 ? "" : "s"}{filtered ? " (the list's filters)" : ""} as each provider is sent them, one file per provider; <code className="font-mono">npm run definitions</code> writes the same files.
+            {shown} tool{shown === 1 ? "" : "s"}
+            {filtered ? " (the list's filters)" : ""} as each provider is sent them, one file per provider;{" "}
+            <code className="font-mono">npm run definitions</code> writes the same files.
           </p>
           <ul className="py-1" aria-label="Definition files">
             {items.map(({ t, strict }) => (
@@ -80,7 +91,11 @@ export function ExportDefinitions({ q, source, hints, shown }: { q: string; sour
                     if (!busy) save(t, strict).catch(reportError);
                   }}
                 >
-                  <span>{TARGET_LABELS[t]}{strict ? " (strict)" : ""}{busy === definitionsFileName(t, strict) ? "…" : ""}</span>
+                  <span>
+                    {TARGET_LABELS[t]}
+                    {strict ? " (strict)" : ""}
+                    {busy === definitionsFileName(t, strict) ? "…" : ""}
+                  </span>
                   <code className="shrink-0 whitespace-nowrap font-mono text-[11px] text-muted-foreground">{definitionsFileName(t, strict)}</code>
                 </a>
               </li>

@@ -11,8 +11,16 @@ import { Card } from "@/components/ui/Card";
 // Everything shown comes from the tool's own definition (names, descriptions, schemas): React text only.
 
 const SEVERITY: Record<LintItem["severity"], { tone: Tone; label: string; advice: string }> = {
-  rejected: { tone: "danger", label: "rejected", advice: "The provider refuses this as declared: change the tool's schema, or send the definition shown here." },
-  dropped: { tone: "warning", label: "ignored", advice: "The provider accepts it but ignores it: the model never sees this rule. Say it in the description, or check it in the tool." },
+  rejected: {
+    tone: "danger",
+    label: "rejected",
+    advice: "The provider refuses this as declared: change the tool's schema, or send the definition shown here.",
+  },
+  dropped: {
+    tone: "warning",
+    label: "ignored",
+    advice: "The provider accepts it but ignores it: the model never sees this rule. Say it in the description, or check it in the tool.",
+  },
   changed: { tone: "primary", label: "changed", advice: "Rewritten so the provider takes it: check that the meaning still holds." },
 };
 
@@ -49,67 +57,68 @@ export function ModelView({ tool, inputSchema }: { tool: string; inputSchema: un
   const built = state.status === "ok" ? state.built : null;
   return (
     <div data-testid="model-view">
-    <Card
-      title="Model view"
-      actions={built && <SchemaActions schema={built.definition} fileName={`${tool}.${target}${built.strict ? ".strict" : ""}.definition`} />}
-      bodyClassName="space-y-3 p-4"
-    >
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <TargetPicker value={target} onChange={setTarget} testId="model-view-target" labelClassName="text-[13px] font-medium" />
-        <label className={`flex items-center gap-1.5 text-[13px] ${canStrict ? "" : "text-muted-foreground"}`}>
-          <input type="checkbox" checked={strictOn} disabled={!canStrict} onChange={(e) => setStrict(e.target.checked)} data-testid="model-view-strict" />
-          Strict mode{canStrict ? "" : ` (${TARGET_LABELS[target]} has none)`}
-        </label>
-        {built && (
-          <p className="ml-auto text-[13px]" data-testid="model-view-tokens">
-            <span className="font-semibold tabular-nums">{built.tokens.count.toLocaleString("en")}</span> tokens{" "}
-            <span className="text-muted-foreground">
-              ({built.tokens.tokenizer}
-              {built.tokens.approximate ? ", an estimate" : ", exact for this JSON"})
-            </span>
+      <Card
+        title="Model view"
+        actions={built && <SchemaActions schema={built.definition} fileName={`${tool}.${target}${built.strict ? ".strict" : ""}.definition`} />}
+        bodyClassName="space-y-3 p-4"
+      >
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <TargetPicker value={target} onChange={setTarget} testId="model-view-target" labelClassName="text-[13px] font-medium" />
+          <label className={`flex items-center gap-1.5 text-[13px] ${canStrict ? "" : "text-muted-foreground"}`}>
+            <input type="checkbox" checked={strictOn} disabled={!canStrict} onChange={(e) => setStrict(e.target.checked)} data-testid="model-view-strict" />
+            Strict mode{canStrict ? "" : ` (${TARGET_LABELS[target]} has none)`}
+          </label>
+          {built && (
+            <p className="ml-auto text-[13px]" data-testid="model-view-tokens">
+              <span className="font-semibold tabular-nums">{built.tokens.count.toLocaleString("en")}</span> tokens{" "}
+              <span className="text-muted-foreground">
+                ({built.tokens.tokenizer}
+                {built.tokens.approximate ? ", an estimate" : ", exact for this JSON"})
+              </span>
+            </p>
+          )}
+        </div>
+
+        {state.status === "loading" && <p className="text-[13px] text-muted-foreground">Building the definition…</p>}
+        {state.status === "error" && (
+          <p role="alert" className="text-[13px] text-destructive">
+            {state.message}
           </p>
         )}
-      </div>
-
-      {state.status === "loading" && <p className="text-[13px] text-muted-foreground">Building the definition…</p>}
-      {state.status === "error" && (
-        <p role="alert" className="text-[13px] text-destructive">
-          {state.message}
-        </p>
-      )}
-      {built && (
-        <>
-          {built.tokens.method && <p className="text-[12px] text-muted-foreground">How the count is made: {built.tokens.method}.</p>}
-          {built.nameMapping && (
-            <p className="rounded-md border border-warning/50 bg-warning/10 px-3 py-1.5 text-[13px]" data-testid="model-view-name">
-              {TARGET_LABELS[target]} refuses the name <code className="font-mono">{built.nameMapping.name}</code>: it is sent as <code className="font-mono">{built.nameMapping.providerName}</code> (map the model&apos;s calls back by it).
-            </p>
-          )}
-          {strict && canStrict && !built.strict && built.strictReason && (
-            <p className="rounded-md border border-warning/50 bg-warning/10 px-3 py-1.5 text-[13px]" data-testid="model-view-strict-reason">
-              Strict mode is not possible without changing what the schema means: {built.strictReason} The definition below is the non-strict one.
-            </p>
-          )}
-          <LintList items={built.lint} />
-          {built.strict ? (
-            <div className="grid gap-3 xl:grid-cols-2">
-              <div className="min-w-0">
-                <h3 className="mb-1 text-[12px] font-medium text-muted-foreground">The tool&apos;s input schema</h3>
-                <JsonView value={inputSchema} label="The tool's input schema" />
+        {built && (
+          <>
+            {built.tokens.method && <p className="text-[12px] text-muted-foreground">How the count is made: {built.tokens.method}.</p>}
+            {built.nameMapping && (
+              <p className="rounded-md border border-warning/50 bg-warning/10 px-3 py-1.5 text-[13px]" data-testid="model-view-name">
+                {TARGET_LABELS[target]} refuses the name <code className="font-mono">{built.nameMapping.name}</code>: it is sent as{" "}
+                <code className="font-mono">{built.nameMapping.providerName}</code> (map the model&apos;s calls back by it).
+              </p>
+            )}
+            {strict && canStrict && !built.strict && built.strictReason && (
+              <p className="rounded-md border border-warning/50 bg-warning/10 px-3 py-1.5 text-[13px]" data-testid="model-view-strict-reason">
+                Strict mode is not possible without changing what the schema means: {built.strictReason} The definition below is the non-strict one.
+              </p>
+            )}
+            <LintList items={built.lint} />
+            {built.strict ? (
+              <div className="grid gap-3 xl:grid-cols-2">
+                <div className="min-w-0">
+                  <h3 className="mb-1 text-[12px] font-medium text-muted-foreground">The tool&apos;s input schema</h3>
+                  <JsonView value={inputSchema} label="The tool's input schema" />
+                </div>
+                <div className="min-w-0">
+                  <h3 className="mb-1 text-[12px] font-medium text-muted-foreground">Sent in strict mode</h3>
+                  <JsonView value={sentSchema(target, built.definition)} label="The schema sent in strict mode" />
+                </div>
               </div>
-              <div className="min-w-0">
-                <h3 className="mb-1 text-[12px] font-medium text-muted-foreground">Sent in strict mode</h3>
-                <JsonView value={sentSchema(target, built.definition)} label="The schema sent in strict mode" />
-              </div>
+            ) : null}
+            <div className="min-w-0">
+              <h3 className="mb-1 text-[12px] font-medium text-muted-foreground">The definition, one entry of the request&apos;s tools</h3>
+              <JsonView value={built.definition} label={`Definition for ${TARGET_LABELS[target]}`} />
             </div>
-          ) : null}
-          <div className="min-w-0">
-            <h3 className="mb-1 text-[12px] font-medium text-muted-foreground">The definition, one entry of the request&apos;s tools</h3>
-            <JsonView value={built.definition} label={`Definition for ${TARGET_LABELS[target]}`} />
-          </div>
-        </>
-      )}
-    </Card>
+          </>
+        )}
+      </Card>
     </div>
   );
 }

@@ -23,10 +23,18 @@ export function ToolDefinition({ tool }: { tool: ToolSpec }) {
         <JsonView value={tool.inputSchema} label="Input schema" />
       </Section>
       <Section title={tool.outputSchema ? "Output schema" : "Output schema (none declared)"}>
-        {tool.outputSchema ? <JsonView value={tool.outputSchema} label="Output schema" /> : <p className="text-muted-foreground">This tool declares no outputSchema; its structured content is not checked.</p>}
+        {tool.outputSchema ? (
+          <JsonView value={tool.outputSchema} label="Output schema" />
+        ) : (
+          <p className="text-muted-foreground">This tool declares no outputSchema; its structured content is not checked.</p>
+        )}
       </Section>
       <Section title="Annotations">
-        {tool.annotations ? <JsonView value={tool.annotations} label="Annotations" /> : <p className="text-muted-foreground">None declared: the MCP defaults apply (not read-only, destructive, not idempotent, open world).</p>}
+        {tool.annotations ? (
+          <JsonView value={tool.annotations} label="Annotations" />
+        ) : (
+          <p className="text-muted-foreground">None declared: the MCP defaults apply (not read-only, destructive, not idempotent, open world).</p>
+        )}
       </Section>
       {tool._meta && (
         <Section title="_meta">
@@ -41,7 +49,11 @@ export function ToolDefinition({ tool }: { tool: ToolSpec }) {
       {tool.invocationTriggers?.length ? (
         <Section title="Invocation triggers">
           <div className="flex flex-wrap gap-1">
-            {tool.invocationTriggers.map((t) => <code key={t} className="rounded bg-muted px-1.5 py-0.5 font-mono text-[12px]">{t}</code>)}
+            {tool.invocationTriggers.map((t) => (
+              <code key={t} className="rounded bg-muted px-1.5 py-0.5 font-mono text-[12px]">
+                {t}
+              </code>
+            ))}
           </div>
         </Section>
       ) : null}

@@ -61,13 +61,7 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
   }, [query, source, hints]);
   const sources = useMemo(() => [...new Set(tools.map((t) => t.source.id))].sort(), [tools]);
   // Sorted and lower-cased once, not on every keystroke.
-  const indexed = useMemo(
-    () =>
-      tools
-        .map((t) => ({ t, text: searchText(t) }))
-        .sort((a, b) => byName.compare(a.t.name, b.t.name)),
-    [tools],
-  );
+  const indexed = useMemo(() => tools.map((t) => ({ t, text: searchText(t) })).sort((a, b) => byName.compare(a.t.name, b.t.name)), [tools]);
   // The input shows each keystroke at once; the filtering follows when React has time.
   const deferredQuery = useDeferredValue(query);
 
@@ -105,12 +99,16 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
             aria-keyshortcuts="/"
             className="h-8 w-full rounded-md border bg-background pl-8 pr-8 outline-none focus-visible:ring-2 focus-visible:ring-ring"
           />
-          <kbd className="pointer-events-none absolute right-2 rounded border bg-muted px-1 font-mono text-[11px] text-muted-foreground" aria-hidden>/</kbd>
+          <kbd className="pointer-events-none absolute right-2 rounded border bg-muted px-1 font-mono text-[11px] text-muted-foreground" aria-hidden>
+            /
+          </kbd>
         </label>
         <select value={source} onChange={(e) => setSource(e.target.value)} aria-label="Filter by source" className="h-8 rounded-md border bg-background px-2">
           <option value="all">All sources</option>
           {sources.map((s) => (
-            <option key={s} value={s}>{s}</option>
+            <option key={s} value={s}>
+              {s}
+            </option>
           ))}
         </select>
         <div className="flex flex-wrap gap-1" role="group" aria-label="Filter by annotations">
@@ -131,10 +129,14 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
       {(collisions.length > 0 || excluded.length > 0) && (
         <div role="status" className="rounded-lg border border-warning/50 bg-warning/10 px-3 py-2 text-[13px]" data-testid="tool-warnings">
           {collisions.map((c) => (
-            <p key={`${c.name}-${c.droppedFrom}`}>Name clash: <code className="font-mono">{c.name}</code> from {c.droppedFrom} is hidden by the one from {c.keptFrom}.</p>
+            <p key={`${c.name}-${c.droppedFrom}`}>
+              Name clash: <code className="font-mono">{c.name}</code> from {c.droppedFrom} is hidden by the one from {c.keptFrom}.
+            </p>
           ))}
           {excluded.map((x) => (
-            <p key={`${x.server}-${x.tool}`}>Excluded: <code className="font-mono">{x.tool}</code> of server {x.server}: {x.reason}</p>
+            <p key={`${x.server}-${x.tool}`}>
+              Excluded: <code className="font-mono">{x.tool}</code> of server {x.server}: {x.reason}
+            </p>
           ))}
         </div>
       )}
@@ -142,7 +144,15 @@ export function ToolList({ tools, collisions = [], excluded = [], shapeChanged =
       {shown.length === 0 ? (
         <div className="rounded-lg border border-dashed p-10 text-center text-muted-foreground">
           No tool matches these filters.{" "}
-          <button type="button" className="text-primary underline" onClick={() => { setQuery(""); setSource("all"); setHints([]); }}>
+          <button
+            type="button"
+            className="text-primary underline"
+            onClick={() => {
+              setQuery("");
+              setSource("all");
+              setHints([]);
+            }}
+          >
             Clear filters
           </button>
         </div>
@@ -184,14 +194,7 @@ function VirtualCards({ tools, shapeChanged }: { tools: ToolSummary[]; shapeChan
   const virtualizer = useWindowVirtualizer({ count: rows, estimateSize: () => 124, overscan: 6, gap: 8, scrollMargin });
   const items = virtualizer.getVirtualItems();
   return (
-    <ul
-      ref={listRef}
-      role="list"
-      aria-label="Tools"
-      data-testid="tool-list-virtual"
-      className="relative"
-      style={{ height: virtualizer.getTotalSize() }}
-    >
+    <ul ref={listRef} role="list" aria-label="Tools" data-testid="tool-list-virtual" className="relative" style={{ height: virtualizer.getTotalSize() }}>
       {items.map((row) => (
         // The row is layout only: the list's items are the cards, each saying its place in the whole list.
         <li
@@ -225,7 +228,11 @@ function ToolCard({ t, shapeChanged }: { t: ToolSummary; shapeChanged?: string }
         <span className="font-semibold group-hover:text-primary">{displayName(t)}</span>
         <code className="truncate font-mono text-[12px] text-muted-foreground">{t.name}</code>
         <span className="ml-auto flex gap-1">
-          {t.unavailable && <Badge tone="warning" title={t.unavailable}>unavailable</Badge>}
+          {t.unavailable && (
+            <Badge tone="warning" title={t.unavailable}>
+              unavailable
+            </Badge>
+          )}
           {shapeChanged && (
             <Badge tone="warning" title={`Its observed output shape changed at ${shapeChanged.replace("T", " ").slice(0, 16)}Z: see the tool page`}>
               <span data-testid="shape-changed">shape changed</span>

@@ -118,12 +118,18 @@ export function ToolSidebar({ tools, current }: { tools: SidebarTool[]; current:
               className="h-8 w-full rounded-md border bg-background pl-7 pr-8 outline-none focus-visible:ring-2 focus-visible:ring-ring"
               data-testid="tool-sidebar-search"
             />
-            <kbd className="pointer-events-none absolute right-2 rounded border bg-muted px-1 font-mono text-[11px] text-muted-foreground" aria-hidden>/</kbd>
+            <kbd className="pointer-events-none absolute right-2 rounded border bg-muted px-1 font-mono text-[11px] text-muted-foreground" aria-hidden>
+              /
+            </kbd>
           </label>
-          <p id={`${panelId}-hint`} className="sr-only">Press slash to search from anywhere; arrow keys move through the matches, Enter opens one.</p>
+          <p id={`${panelId}-hint`} className="sr-only">
+            Press slash to search from anywhere; arrow keys move through the matches, Enter opens one.
+          </p>
         </div>
         <div ref={scrollRef} className="relative max-h-80 overflow-y-auto p-1 lg:max-h-[calc(100vh-9rem)]">
-          <p role="status" className="sr-only">{shown.length} tool{shown.length === 1 ? "" : "s"} match</p>
+          <p role="status" className="sr-only">
+            {shown.length} tool{shown.length === 1 ? "" : "s"} match
+          </p>
           {shown.length === 0 ? (
             <p className="px-2 py-3 text-[13px] text-muted-foreground">No tool matches.</p>
           ) : (

@@ -159,19 +159,20 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
           )}
         </Card>
 
-        <Card
-          title="Nudges toward"
-          actions={pending && <Loader2 className="size-4 animate-spin text-muted-foreground" aria-label="Matching" />}
-        >
+        <Card title="Nudges toward" actions={pending && <Loader2 className="size-4 animate-spin text-muted-foreground" aria-label="Matching" />}>
           <div aria-live="polite">
             {currentError ? (
-              <p role="alert" className="text-destructive">Could not match: {currentError}</p>
+              <p role="alert" className="text-destructive">
+                Could not match: {currentError}
+              </p>
             ) : empty ? (
               <p className="text-muted-foreground">Type a message, or pick an example, to see which tools its words nudge an agent toward.</p>
             ) : !shown ? (
               <p className="text-muted-foreground">Matching…</p>
             ) : matches.length === 0 ? (
-              <p className="text-muted-foreground" data-testid="no-trigger-match">No tool&apos;s trigger occurs in this message.</p>
+              <p className="text-muted-foreground" data-testid="no-trigger-match">
+                No tool&apos;s trigger occurs in this message.
+              </p>
             ) : (
               <ul className="space-y-2" aria-label="Matched tools">
                 {matches.map((m) => (
@@ -189,7 +190,9 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
                       </div>
                       <div className="flex flex-wrap gap-1">
                         {m.triggers.map((t) => (
-                          <Badge key={t} tone="primary" className="font-mono">{t}</Badge>
+                          <Badge key={t} tone="primary" className="font-mono">
+                            {t}
+                          </Badge>
                         ))}
                       </div>
                     </Link>
@@ -201,7 +204,11 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
         </Card>
       </div>
 
-      <Card title="Every tool's triggers" actions={<span className="text-[11px] text-muted-foreground">as loaded with this page; matching uses the live list</span>} bodyClassName="p-0">
+      <Card
+        title="Every tool's triggers"
+        actions={<span className="text-[11px] text-muted-foreground">as loaded with this page; matching uses the live list</span>}
+        bodyClassName="p-0"
+      >
         {tools.length === 0 ? (
           <p className="p-6 text-center text-muted-foreground">No tools are registered.</p>
         ) : (
@@ -231,7 +238,9 @@ export function TriggerTester({ tools }: { tools: TriggerTool[] }) {
                         ) : (
                           <div className="flex flex-wrap gap-1">
                             {t.triggers.map((tr) => (
-                              <Badge key={tr} tone={hit?.has(tr) ? "primary" : "neutral"} className="font-mono">{tr}</Badge>
+                              <Badge key={tr} tone={hit?.has(tr) ? "primary" : "neutral"} className="font-mono">
+                                {tr}
+                              </Badge>
                             ))}
                           </div>
                         )}

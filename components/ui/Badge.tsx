@@ -12,7 +12,19 @@ const TONES = {
 export type Tone = keyof typeof TONES;
 
 /** `dim` (e.g. a value not declared, only defaulted) is a dashed outline without a fill, never faded text. */
-export function Badge({ tone = "neutral", children, title, dim, className = "" }: { tone?: Tone; children: ReactNode; title?: string; dim?: boolean; className?: string }) {
+export function Badge({
+  tone = "neutral",
+  children,
+  title,
+  dim,
+  className = "",
+}: {
+  tone?: Tone;
+  children: ReactNode;
+  title?: string;
+  dim?: boolean;
+  className?: string;
+}) {
   const look = dim ? `border border-dashed border-current/45 ${TONES[tone].split(" ")[1]}` : `ring-1 ring-inset ${TONES[tone]}`;
   return (
     <span

@@ -5,7 +5,21 @@ import { scrollRegion } from "@/components/ui/scroll-region";
  * A titled panel. `scrollLabel` marks a body that scrolls by itself (bodyClassName with overflow):
  * it becomes a named region a keyboard can focus and scroll.
  */
-export function Card({ title, actions, children, className = "", bodyClassName = "p-4", scrollLabel }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; bodyClassName?: string; scrollLabel?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className = "",
+  bodyClassName = "p-4",
+  scrollLabel,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  bodyClassName?: string;
+  scrollLabel?: string;
+}) {
   return (
     <section className={`rounded-lg border bg-card text-card-foreground shadow-xs ${className}`}>
       {(title || actions) && (

@@ -7,7 +7,17 @@ import { buttonClass } from "./button-styles";
  * Asks before running a destructive tool (needsConfirmation in lib/auth/policy.ts): shown in place
  * of / next to the run button. Focus moves to "Run it" when it appears; Escape or "Cancel" closes it.
  */
-export function ConfirmDestructive({ toolName, onConfirm, onCancel, className = "" }: { toolName: string; onConfirm(): void; onCancel(): void; className?: string }) {
+export function ConfirmDestructive({
+  toolName,
+  onConfirm,
+  onCancel,
+  className = "",
+}: {
+  toolName: string;
+  onConfirm(): void;
+  onCancel(): void;
+  className?: string;
+}) {
   const confirmRef = useRef<HTMLButtonElement>(null);
   const messageId = useId();
   useEffect(() => confirmRef.current?.focus(), []);

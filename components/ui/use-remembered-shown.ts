@@ -30,7 +30,11 @@ function read(key: string): boolean {
  * hidden, so what it sends never depends on the choice).
  */
 export function useRememberedShown(key: string): [boolean, (shown: boolean) => void] {
-  const shown = useSyncExternalStore(subscribe, () => read(key), () => false);
+  const shown = useSyncExternalStore(
+    subscribe,
+    () => read(key),
+    () => false,
+  );
   const set = useCallback(
     (value: boolean) => {
       memory.set(key, value);

@@ -36,7 +36,11 @@ type Sent = { error?: string; fields?: FieldError[] };
 /** Posts an answer to POST /api/runs/{id}/input; the refusal's message and field errors otherwise. */
 async function sendAnswer(runId: string, inputId: string, answer: InputAnswer): Promise<Sent> {
   try {
-    const res = await fetch(`/api/runs/${runId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ inputId, ...answer }) });
+    const res = await fetch(`/api/runs/${runId}/input`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ inputId, ...answer }),
+    });
     if (res.ok) return {};
     const body = await res.json().catch(() => null);
     return { error: body?.error?.message ?? `The studio answered ${res.status}.`, fields: body?.error?.details };
@@ -61,10 +65,17 @@ export function InputRequests({ runId, inputs, resolved }: Props) {
   return (
     <div className="basis-full space-y-3" data-testid="input-requests">
       {inputs.map((input) => (
-        <section key={input.id} className="rounded-md border border-primary/40 bg-primary/5 p-3" data-testid="input-request" data-kind={input.kind} aria-label={`Request for input from ${input.server}`}>
+        <section
+          key={input.id}
+          className="rounded-md border border-primary/40 bg-primary/5 p-3"
+          data-testid="input-request"
+          data-kind={input.kind}
+          aria-label={`Request for input from ${input.server}`}
+        >
           <p className="mb-2 flex items-center gap-1.5 text-[12px] font-medium uppercase tracking-wide text-primary">
             <MessageSquareText className="size-3.5" aria-hidden />
-            {input.kind === "sampling" ? "Sampling request" : input.mode === "url" ? "Asks you to open a link" : "Asks for input"} · server <span className="font-mono normal-case">{input.server}</span>
+            {input.kind === "sampling" ? "Sampling request" : input.mode === "url" ? "Asks you to open a link" : "Asks for input"} · server{" "}
+            <span className="font-mono normal-case">{input.server}</span>
             <span className="ml-auto font-normal normal-case text-muted-foreground">answer by {new Date(input.expiresAt).toLocaleTimeString()}</span>
           </p>
           {input.kind === "sampling" ? (
@@ -105,10 +116,22 @@ function useAnswer(runId: string, inputId: string) {
 function DeclineOrCancel({ busy, answer }: { busy: boolean; answer(a: InputAnswer): Promise<void> }) {
   return (
     <>
-      <button type="button" className={buttonClass.secondary} disabled={busy} onClick={() => answer({ action: "decline" }).catch(reportError)} data-testid="input-decline">
+      <button
+        type="button"
+        className={buttonClass.secondary}
+        disabled={busy}
+        onClick={() => answer({ action: "decline" }).catch(reportError)}
+        data-testid="input-decline"
+      >
         Decline
       </button>
-      <button type="button" className={buttonClass.ghost} disabled={busy} onClick={() => answer({ action: "cancel" }).catch(reportError)} data-testid="input-cancel">
+      <button
+        type="button"
+        className={buttonClass.ghost}
+        disabled={busy}
+        onClick={() => answer({ action: "cancel" }).catch(reportError)}
+        data-testid="input-cancel"
+      >
         <X className="size-3.5" /> Cancel
       </button>
     </>
@@ -124,7 +147,11 @@ function Refusal({ sent }: { sent: Sent }) {
 }
 
 function Message({ text }: { text: string }) {
-  return <p className="mb-2 whitespace-pre-wrap break-words" data-testid="input-message">{text}</p>;
+  return (
+    <p className="mb-2 whitespace-pre-wrap break-words" data-testid="input-message">
+      {text}
+    </p>
+  );
 }
 
 function FormRequest({ runId, input }: { runId: string; input: Narrow<"elicitation", "form"> }) {
@@ -136,7 +163,13 @@ function FormRequest({ runId, input }: { runId: string; input: Narrow<"elicitati
       <Message text={input.message} />
       <ParamForm schema={schema} formData={data} onChange={({ formData }) => setData(formData)} extraErrors={contentErrors(sent.fields)} idPrefix="input" />
       <div className="mt-2 flex flex-wrap gap-2">
-        <button type="button" className={buttonClass.primary} disabled={busy} onClick={() => answer({ action: "accept", content: pruneUnset(data ?? {}, schema) as Record<string, unknown> }).catch(reportError)} data-testid="input-accept">
+        <button
+          type="button"
+          className={buttonClass.primary}
+          disabled={busy}
+          onClick={() => answer({ action: "accept", content: pruneUnset(data ?? {}, schema) as Record<string, unknown> }).catch(reportError)}
+          data-testid="input-accept"
+        >
           <Check className="size-3.5" /> Accept and send
         </button>
         <DeclineOrCancel busy={busy} answer={answer} />
@@ -160,12 +193,19 @@ function UrlRequest({ runId, input }: { runId: string; input: Narrow<"elicitatio
       {href ? (
         <>
           <label className="mb-2 flex items-center gap-2 text-[13px]">
-            <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} data-testid="input-url-consent" />
-            I trust <span className="font-mono">{host}</span> and want to open this link
+            <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} data-testid="input-url-consent" />I trust{" "}
+            <span className="font-mono">{host}</span> and want to open this link
           </label>
           <div className="flex flex-wrap gap-2">
             {consent ? (
-              <a href={href} target="_blank" rel="noopener noreferrer nofollow" referrerPolicy="no-referrer" className={buttonClass.secondary} data-testid="input-url-open">
+              <a
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                referrerPolicy="no-referrer"
+                className={buttonClass.secondary}
+                data-testid="input-url-open"
+              >
                 <ExternalLink className="size-3.5" /> Open {host}
               </a>
             ) : (
@@ -173,7 +213,13 @@ function UrlRequest({ runId, input }: { runId: string; input: Narrow<"elicitatio
                 <ExternalLink className="size-3.5" /> Open {host}
               </span>
             )}
-            <button type="button" className={buttonClass.primary} disabled={busy || !consent} onClick={() => answer({ action: "accept" }).catch(reportError)} data-testid="input-accept">
+            <button
+              type="button"
+              className={buttonClass.primary}
+              disabled={busy || !consent}
+              onClick={() => answer({ action: "accept" }).catch(reportError)}
+              data-testid="input-accept"
+            >
               <Check className="size-3.5" /> Done, continue
             </button>
             <DeclineOrCancel busy={busy} answer={answer} />
@@ -215,16 +261,41 @@ function SamplingRequest({ runId, input }: { runId: string; input: Narrow<"sampl
       <label className="block text-[13px] font-medium" htmlFor={`reply-${input.id}`}>
         Reply (as the assistant)
       </label>
-      <textarea id={`reply-${input.id}`} value={text} onChange={(e) => setText(e.target.value)} rows={4} className="mt-1 w-full rounded-md border bg-background px-2 py-1.5" data-testid="sampling-reply" />
+      <textarea
+        id={`reply-${input.id}`}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        rows={4}
+        className="mt-1 w-full rounded-md border bg-background px-2 py-1.5"
+        data-testid="sampling-reply"
+      />
       <label className="mt-1 flex items-center gap-2 text-[12px] text-muted-foreground">
         Model name sent back (optional)
-        <input value={model} onChange={(e) => setModel(e.target.value)} className="h-7 flex-1 rounded-md border bg-background px-2" placeholder="human-in-the-loop (tool-studio)" data-testid="sampling-model" />
+        <input
+          value={model}
+          onChange={(e) => setModel(e.target.value)}
+          className="h-7 flex-1 rounded-md border bg-background px-2"
+          placeholder="human-in-the-loop (tool-studio)"
+          data-testid="sampling-model"
+        />
       </label>
       <div className="mt-2 flex flex-wrap gap-2">
-        <button type="button" className={buttonClass.primary} disabled={busy || !text.trim()} onClick={() => answer({ action: "approve", text, ...(model.trim() ? { model: model.trim() } : {}) }).catch(reportError)} data-testid="sampling-approve">
+        <button
+          type="button"
+          className={buttonClass.primary}
+          disabled={busy || !text.trim()}
+          onClick={() => answer({ action: "approve", text, ...(model.trim() ? { model: model.trim() } : {}) }).catch(reportError)}
+          data-testid="sampling-approve"
+        >
           <Send className="size-3.5" /> Approve and send
         </button>
-        <button type="button" className={buttonClass.secondary} disabled={busy} onClick={() => answer({ action: "reject" }).catch(reportError)} data-testid="sampling-reject">
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          disabled={busy}
+          onClick={() => answer({ action: "reject" }).catch(reportError)}
+          data-testid="sampling-reject"
+        >
           Reject
         </button>
       </div>

@@ -46,7 +46,19 @@ function useDarkMode(): boolean {
 }
 
 /** Monaco JSON editor, uncontrolled (a controlled value drops keystrokes), kept in sync by diffing. */
-export default function JsonEditor({ value, onChange, schema, modelPath, onRun, height = 360, readOnly, jsonc, schemaUri, label = "JSON editor", problems }: JsonEditorProps) {
+export default function JsonEditor({
+  value,
+  onChange,
+  schema,
+  modelPath,
+  onRun,
+  height = 360,
+  readOnly,
+  jsonc,
+  schemaUri,
+  label = "JSON editor",
+  problems,
+}: JsonEditorProps) {
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
   const [mounted, setMounted] = useState(false);
   const onRunRef = useRef(onRun);
@@ -103,10 +115,20 @@ export default function JsonEditor({ value, onChange, schema, modelPath, onRun, 
     monaco.editor.setModelMarkers(
       model,
       "studio-save",
-      valid.map((p) => ({ severity: monaco.MarkerSeverity.Error, message: p.message, startLineNumber: p.line, startColumn: Math.max(1, p.column), endLineNumber: p.line, endColumn: model.getLineMaxColumn(p.line) })),
+      valid.map((p) => ({
+        severity: monaco.MarkerSeverity.Error,
+        message: p.message,
+        startLineNumber: p.line,
+        startColumn: Math.max(1, p.column),
+        endLineNumber: p.line,
+        endColumn: model.getLineMaxColumn(p.line),
+      })),
     );
     const lines = ed.createDecorationsCollection(
-      valid.map((p) => ({ range: new monaco.Range(p.line, 1, p.line, 1), options: { isWholeLine: true, className: "studio-error-line", linesDecorationsClassName: "studio-error-gutter" } })),
+      valid.map((p) => ({
+        range: new monaco.Range(p.line, 1, p.line, 1),
+        options: { isWholeLine: true, className: "studio-error-line", linesDecorationsClassName: "studio-error-gutter" },
+      })),
     );
     if (valid[0]) ed.revealLineInCenterIfOutsideViewport(valid[0].line);
     return () => lines.clear();

@@ -47,7 +47,12 @@ function retry() {
 
 function EditorLoading({ height = 360 }: { height?: number | string }) {
   return (
-    <div className="flex items-start gap-2 rounded-md border bg-muted/40 p-3 text-muted-foreground" style={{ height }} role="status" data-testid="json-editor-loading">
+    <div
+      className="flex items-start gap-2 rounded-md border bg-muted/40 p-3 text-muted-foreground"
+      style={{ height }}
+      role="status"
+      data-testid="json-editor-loading"
+    >
       <Loader2 className="mt-0.5 size-4 animate-spin" aria-hidden />
       Loading the JSON editor…
     </div>
@@ -60,7 +65,8 @@ function EditorFailed({ error, onRetry, value, onChange, height = 360, readOnly,
       <div role="alert" className="flex flex-wrap items-start gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2">
         <AlertTriangle className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
         <span className="flex-1">
-          <strong className="font-medium">The JSON editor could not load</strong> ({error.message || "unknown error"}). Edit the plain text below instead; it works the same.
+          <strong className="font-medium">The JSON editor could not load</strong> ({error.message || "unknown error"}). Edit the plain text below instead; it
+          works the same.
         </span>
         <button type="button" className={buttonClass.secondary} onClick={onRetry} data-testid="json-editor-retry">
           <RotateCcw className="size-3.5" /> Retry
@@ -81,9 +87,26 @@ function EditorFailed({ error, onRetry, value, onChange, height = 360, readOnly,
 }
 
 /** Shows or hides a JSON editor; the first show is what fetches Monaco. */
-export function ShowEditorButton({ shown, onShown, controls, showLabel = "Edit as JSON" }: { shown: boolean; onShown(shown: boolean): void; controls: string; showLabel?: string }) {
+export function ShowEditorButton({
+  shown,
+  onShown,
+  controls,
+  showLabel = "Edit as JSON",
+}: {
+  shown: boolean;
+  onShown(shown: boolean): void;
+  controls: string;
+  showLabel?: string;
+}) {
   return (
-    <button type="button" className={buttonClass.ghost} aria-expanded={shown} aria-controls={controls} onClick={() => onShown(!shown)} data-testid={shown ? "hide-json-editor" : "show-json-editor"}>
+    <button
+      type="button"
+      className={buttonClass.ghost}
+      aria-expanded={shown}
+      aria-controls={controls}
+      onClick={() => onShown(!shown)}
+      data-testid={shown ? "hide-json-editor" : "show-json-editor"}
+    >
       {shown ? <EyeOff className="size-3.5" aria-hidden /> : <Braces className="size-3.5" aria-hidden />}
       {shown ? "Hide editor" : showLabel}
     </button>
@@ -93,7 +116,12 @@ export function ShowEditorButton({ shown, onShown, controls, showLabel = "Edit a
 /** The text while its editor is hidden: read-only and cheap, so what will be sent stays in view. */
 export function JsonPreview({ text, label, maxHeight = 360 }: { text: string; label: string; maxHeight?: number | string }) {
   return (
-    <pre className="overflow-auto rounded-md border bg-muted/30 p-3 font-mono text-[12.5px] leading-relaxed whitespace-pre" style={{ maxHeight }} {...scrollRegion(label)} data-testid="json-preview">
+    <pre
+      className="overflow-auto rounded-md border bg-muted/30 p-3 font-mono text-[12.5px] leading-relaxed whitespace-pre"
+      style={{ maxHeight }}
+      {...scrollRegion(label)}
+      data-testid="json-preview"
+    >
       {text}
     </pre>
   );

@@ -28,7 +28,21 @@ async function problemOf(res: Response): Promise<Problem> {
  * not, as the button's title and for screen readers). Names are typed inline and checked by the
  * server, whose answer shows beside the field.
  */
-export function PresetMenu({ tool, args, agent, onLoad, canSave = true, reason = null }: { tool: string; args: unknown; agent: string | null; onLoad(p: Preset): void; canSave?: boolean; reason?: string | null }) {
+export function PresetMenu({
+  tool,
+  args,
+  agent,
+  onLoad,
+  canSave = true,
+  reason = null,
+}: {
+  tool: string;
+  args: unknown;
+  agent: string | null;
+  onLoad(p: Preset): void;
+  canSave?: boolean;
+  reason?: string | null;
+}) {
   const reasonId = useId();
   const [presets, setPresets] = useState<Preset[]>([]);
   const [note, setNote] = useState<string | null>(null);
@@ -63,12 +77,18 @@ export function PresetMenu({ tool, args, agent, onLoad, canSave = true, reason =
   const close = () => {
     setPanel(null);
     // Back to the button that opened it (or Save preset, when deleting the last preset removed Manage).
-    requestAnimationFrame(() => (triggerRef.current?.isConnected ? triggerRef.current : anchorRef.current?.querySelector<HTMLButtonElement>("[data-testid=save-preset]"))?.focus());
+    requestAnimationFrame(() =>
+      (triggerRef.current?.isConnected ? triggerRef.current : anchorRef.current?.querySelector<HTMLButtonElement>("[data-testid=save-preset]"))?.focus(),
+    );
   };
 
   return (
     <span ref={anchorRef} className="relative flex flex-wrap items-center gap-1.5">
-      {note && <span className="text-[12px] text-muted-foreground" role="status" data-testid="preset-note">{note}</span>}
+      {note && (
+        <span className="text-[12px] text-muted-foreground" role="status" data-testid="preset-note">
+          {note}
+        </span>
+      )}
       {presets.length > 0 && (
         <select
           aria-label="Load a preset"
@@ -83,7 +103,11 @@ export function PresetMenu({ tool, args, agent, onLoad, canSave = true, reason =
           className="h-7 max-w-40 rounded-md border bg-background px-1.5 text-[12px]"
         >
           <option value="">Presets…</option>
-          {presets.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+          {presets.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
         </select>
       )}
       <button
@@ -91,19 +115,31 @@ export function PresetMenu({ tool, args, agent, onLoad, canSave = true, reason =
         className={buttonClass.ghost}
         onClick={(e) => canSave && toggle("save", e.currentTarget)}
         disabled={!canSave}
-        title={!canSave ? reason ?? undefined : undefined}
+        title={!canSave ? (reason ?? undefined) : undefined}
         aria-describedby={!canSave && reason ? reasonId : undefined}
         aria-expanded={canSave ? panel === "save" : undefined}
         data-testid="save-preset"
       >
-        <Save className="size-3.5" />Save preset
+        <Save className="size-3.5" />
+        Save preset
       </button>
       {canSave && presets.length > 0 && (
-        <button type="button" className={buttonClass.ghost} onClick={(e) => toggle("manage", e.currentTarget)} aria-expanded={panel === "manage"} data-testid="manage-presets">
-          <Settings2 className="size-3.5" />Manage
+        <button
+          type="button"
+          className={buttonClass.ghost}
+          onClick={(e) => toggle("manage", e.currentTarget)}
+          aria-expanded={panel === "manage"}
+          data-testid="manage-presets"
+        >
+          <Settings2 className="size-3.5" />
+          Manage
         </button>
       )}
-      {!canSave && reason && <span id={reasonId} className="sr-only" data-testid="save-preset-reason">{reason}</span>}
+      {!canSave && reason && (
+        <span id={reasonId} className="sr-only" data-testid="save-preset-reason">
+          {reason}
+        </span>
+      )}
       {panel && (
         <div
           ref={panelRef}
@@ -117,14 +153,32 @@ export function PresetMenu({ tool, args, agent, onLoad, canSave = true, reason =
             }
           }}
         >
-          <LoadBoundary key={panel} what="the preset panel" fallback={(e) => <p role="alert" className="text-[13px] text-destructive">The panel could not load ({e.message}); reload the page to try again.</p>}>
-            <Suspense fallback={<p role="status" className="text-[13px] text-muted-foreground">Loading…</p>}>
+          <LoadBoundary
+            key={panel}
+            what="the preset panel"
+            fallback={(e) => (
+              <p role="alert" className="text-[13px] text-destructive">
+                The panel could not load ({e.message}); reload the page to try again.
+              </p>
+            )}
+          >
+            <Suspense
+              fallback={
+                <p role="status" className="text-[13px] text-muted-foreground">
+                  Loading…
+                </p>
+              }
+            >
               {panel === "save" ? (
                 <SaveForm
                   existing={presets.map((p) => p.name)}
                   onCancel={close}
                   onSave={async (name) => {
-                    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, arguments: args ?? {}, agent }) });
+                    const res = await fetch(url, {
+                      method: "POST",
+                      headers: { "Content-Type": "application/json" },
+                      body: JSON.stringify({ name, arguments: args ?? {}, agent }),
+                    });
                     if (!res.ok) return problemOf(res);
                     setNote(`Saved “${(await res.json()).preset.name}”`);
                     await reload();
@@ -137,7 +191,11 @@ export function PresetMenu({ tool, args, agent, onLoad, canSave = true, reason =
                   presets={presets}
                   onDone={close}
                   onRename={async (p, name) => {
-                    const res = await fetch(`${url}/${encodeURIComponent(p.name)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+                    const res = await fetch(`${url}/${encodeURIComponent(p.name)}`, {
+                      method: "PATCH",
+                      headers: { "Content-Type": "application/json" },
+                      body: JSON.stringify({ name }),
+                    });
                     if (!res.ok) return problemOf(res);
                     setNote(`Renamed “${p.name}” to “${(await res.json()).preset.name}”`);
                     await reload();

@@ -8,11 +8,27 @@ import { reportError } from "@/components/ui/report-error";
 import type { Problem } from "./PresetMenu";
 
 /** A name field with the server's complaint beside it. */
-function NameField({ label, value, onChange, error, hint, inputRef }: { label: string; value: string; onChange(v: string): void; error?: string; hint?: ReactNode; inputRef?: Ref<HTMLInputElement> }) {
+function NameField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  inputRef,
+}: {
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  error?: string;
+  hint?: ReactNode;
+  inputRef?: Ref<HTMLInputElement>;
+}) {
   const id = useId();
   return (
     <div className="space-y-1">
-      <label htmlFor={id} className="block text-[12px] font-medium">{label}</label>
+      <label htmlFor={id} className="block text-[12px] font-medium">
+        {label}
+      </label>
       <input
         ref={inputRef}
         id={id}
@@ -23,7 +39,17 @@ function NameField({ label, value, onChange, error, hint, inputRef }: { label: s
         className="h-8 w-full rounded-md border bg-background px-2 text-[13px] aria-invalid:border-destructive"
         autoComplete="off"
       />
-      {error ? <p id={`${id}-error`} className="text-[12px] text-destructive" data-testid="preset-name-error">{error}</p> : hint && <p id={`${id}-hint`} className="text-[12px] text-muted-foreground">{hint}</p>}
+      {error ? (
+        <p id={`${id}-error`} className="text-[12px] text-destructive" data-testid="preset-name-error">
+          {error}
+        </p>
+      ) : (
+        hint && (
+          <p id={`${id}-hint`} className="text-[12px] text-muted-foreground">
+            {hint}
+          </p>
+        )
+      )}
     </div>
   );
 }
@@ -59,23 +85,43 @@ export function SaveForm({ existing, onSave, onCancel }: { existing: string[]; o
         hint={replaces ? "A preset has this name: saving replaces its arguments." : undefined}
         inputRef={inputRef}
       />
-      {problem?.message && <p role="alert" className="text-[12px] text-destructive">{problem.message}</p>}
+      {problem?.message && (
+        <p role="alert" className="text-[12px] text-destructive">
+          {problem.message}
+        </p>
+      )}
       <div className="flex justify-end gap-2">
-        <button type="button" className={buttonClass.ghost} onClick={onCancel}>Cancel</button>
-        <button type="submit" className={buttonClass.primary} disabled={busy} data-testid="preset-save-submit">{replaces ? "Replace" : "Save"}</button>
+        <button type="button" className={buttonClass.ghost} onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className={buttonClass.primary} disabled={busy} data-testid="preset-save-submit">
+          {replaces ? "Replace" : "Save"}
+        </button>
       </div>
     </form>
   );
 }
 
-export function ManageList({ presets, onRename, onDelete, onDone }: { presets: Preset[]; onRename(p: Preset, name: string): Promise<Problem | null>; onDelete(p: Preset): Promise<Problem | null>; onDone(): void }) {
+export function ManageList({
+  presets,
+  onRename,
+  onDelete,
+  onDone,
+}: {
+  presets: Preset[];
+  onRename(p: Preset, name: string): Promise<Problem | null>;
+  onDelete(p: Preset): Promise<Problem | null>;
+  onDone(): void;
+}) {
   const [editing, setEditing] = useState<{ id: string; mode: "rename" | "delete" } | null>(null);
   const doneRef = useFocusOnMount<HTMLButtonElement>();
   return (
     <div className="space-y-2" role="group" aria-label="Manage presets">
       <div className="flex items-center justify-between">
         <p className="text-[12px] font-medium">Presets of this tool</p>
-        <button ref={doneRef} type="button" className={buttonClass.ghost} onClick={onDone}>Done</button>
+        <button ref={doneRef} type="button" className={buttonClass.ghost} onClick={onDone}>
+          Done
+        </button>
       </div>
       <ul className="max-h-72 space-y-1 overflow-y-auto" data-testid="preset-list">
         {presets.map((p) => (
@@ -86,9 +132,27 @@ export function ManageList({ presets, onRename, onDelete, onDone }: { presets: P
               <ConfirmDelete preset={p} onDelete={onDelete} onClose={() => setEditing(null)} />
             ) : (
               <div className="flex items-center gap-1">
-                <span className="min-w-0 flex-1 truncate text-[13px]" title={p.name}>{p.name}</span>
-                <button type="button" className={buttonClass.ghost} aria-label={`Rename preset ${p.name}`} onClick={() => setEditing({ id: p.id, mode: "rename" })}><Pencil className="size-3.5" aria-hidden />Rename</button>
-                <button type="button" className={buttonClass.ghost} aria-label={`Delete preset ${p.name}`} onClick={() => setEditing({ id: p.id, mode: "delete" })}><Trash2 className="size-3.5" aria-hidden />Delete</button>
+                <span className="min-w-0 flex-1 truncate text-[13px]" title={p.name}>
+                  {p.name}
+                </span>
+                <button
+                  type="button"
+                  className={buttonClass.ghost}
+                  aria-label={`Rename preset ${p.name}`}
+                  onClick={() => setEditing({ id: p.id, mode: "rename" })}
+                >
+                  <Pencil className="size-3.5" aria-hidden />
+                  Rename
+                </button>
+                <button
+                  type="button"
+                  className={buttonClass.ghost}
+                  aria-label={`Delete preset ${p.name}`}
+                  onClick={() => setEditing({ id: p.id, mode: "delete" })}
+                >
+                  <Trash2 className="size-3.5" aria-hidden />
+                  Delete
+                </button>
               </div>
             )}
           </li>
@@ -110,11 +174,28 @@ function RenameForm({ preset, onRename, onClose }: { preset: Preset; onRename(p:
   };
   return (
     <form onSubmit={(e) => submit(e).catch(reportError)} aria-label={`Rename preset ${preset.name}`} className="space-y-2">
-      <NameField label={`New name for “${preset.name}”`} value={name} onChange={(v) => { setName(v); setProblem(null); }} error={problem?.field} inputRef={inputRef} />
-      {problem?.message && <p role="alert" className="text-[12px] text-destructive">{problem.message}</p>}
+      <NameField
+        label={`New name for “${preset.name}”`}
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          setProblem(null);
+        }}
+        error={problem?.field}
+        inputRef={inputRef}
+      />
+      {problem?.message && (
+        <p role="alert" className="text-[12px] text-destructive">
+          {problem.message}
+        </p>
+      )}
       <div className="flex justify-end gap-2">
-        <button type="button" className={buttonClass.ghost} onClick={onClose}>Cancel</button>
-        <button type="submit" className={buttonClass.primary} data-testid="preset-rename-submit">Rename</button>
+        <button type="button" className={buttonClass.ghost} onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className={buttonClass.primary} data-testid="preset-rename-submit">
+          Rename
+        </button>
       </div>
     </form>
   );
@@ -127,10 +208,18 @@ function ConfirmDelete({ preset, onDelete, onClose }: { preset: Preset; onDelete
   const messageId = useId();
   return (
     <div role="alertdialog" aria-label={`Delete preset ${preset.name}`} aria-describedby={messageId} className="space-y-2" data-testid="confirm-delete-preset">
-      <p id={messageId} className="text-[13px]">Delete the preset “{preset.name}”? This cannot be undone.</p>
-      {problem && <p role="alert" className="text-[12px] text-destructive">{problem.field ?? problem.message}</p>}
+      <p id={messageId} className="text-[13px]">
+        Delete the preset “{preset.name}”? This cannot be undone.
+      </p>
+      {problem && (
+        <p role="alert" className="text-[12px] text-destructive">
+          {problem.field ?? problem.message}
+        </p>
+      )}
       <div className="flex justify-end gap-2">
-        <button type="button" className={buttonClass.ghost} onClick={onClose}>Cancel</button>
+        <button type="button" className={buttonClass.ghost} onClick={onClose}>
+          Cancel
+        </button>
         <button
           ref={confirmRef}
           type="button"

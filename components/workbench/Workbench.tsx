@@ -128,7 +128,18 @@ function toErrorSchema(details: FieldError[]): ErrorSchema {
   return root as ErrorSchema;
 }
 
-export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, canRun, runReason = null, canSavePresets, presetReason = null, confirmBeforeRun, readAccess }: Props) {
+export function Workbench({
+  tool,
+  initialArgs,
+  initialAgent = null,
+  recentRuns,
+  canRun,
+  runReason = null,
+  canSavePresets,
+  presetReason = null,
+  confirmBeforeRun,
+  readAccess,
+}: Props) {
   const [formData, setFormData] = useState<unknown>(initialArgs);
   const [args, setArgs] = useState<unknown>(initialArgs);
   const [jsonText, setJsonText] = useState(() => pretty(initialArgs));
@@ -229,64 +240,81 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
   }, [tool.name]);
 
   /** Sends the run; `confirmed` only after the person said yes to a destructive tool. */
-  const execute = useCallback(async (confirmed: boolean) => {
-    if (running || blocked || !canRun) return;
-    setConfirming(false);
-    setRunning({ since: Date.now(), inputs: [], resolved: [] });
-    setFailure(null);
-    setExtraErrors(undefined);
-    setAnnouncement(`Running ${tool.name}…`);
-    loadRunOutput().catch(() => {
-      runOutputChunk = undefined; // shown in the result panel when it renders; try again then
-    });
-    loadInputRequests().catch(() => {
-      inputRequestsChunk = undefined;
-    });
-    try {
-      const res = await fetch(`/api/tools/${encodeURIComponent(tool.name)}/run`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/x-ndjson" },
-        body: JSON.stringify({ arguments: args, timeoutMs: Math.max(1, Math.round(timeoutSec * 1000)), ...(agent ? { agent } : {}), ...(confirmed ? { confirm: true } : {}) }),
+  const execute = useCallback(
+    async (confirmed: boolean) => {
+      if (running || blocked || !canRun) return;
+      setConfirming(false);
+      setRunning({ since: Date.now(), inputs: [], resolved: [] });
+      setFailure(null);
+      setExtraErrors(undefined);
+      setAnnouncement(`Running ${tool.name}…`);
+      loadRunOutput().catch(() => {
+        runOutputChunk = undefined; // shown in the result panel when it renders; try again then
       });
-      const final = await readRunStream(res, {
-        started: (runId) => {
-          setRunning((r) => (r ? { ...r, runId } : r));
-          // The run is stored as running: show it in the recent runs while it is in flight.
-          refreshRuns().catch(reportError);
-        },
-        input: (input) => {
-          setRunning((r) => (r ? { ...r, inputs: [...r.inputs, input] } : r));
-          setAnnouncement(`${input.server} asks for ${input.kind === "sampling" ? "a reply to a sampling request" : "input"}: see the result panel.`);
-        },
-        inputResolved: (e) => {
-          setRunning((r) => (r ? { ...r, inputs: r.inputs.filter((i) => i.id !== e.inputId), resolved: [...r.resolved, { inputId: e.inputId, outcome: e.outcome, action: e.action }] } : r));
-          if (e.outcome !== "answered") setAnnouncement(e.outcome === "timeout" ? "The request for input timed out." : "The request for input ended with the run.");
-        },
-        progress: (progress) => {
-          setRunning((r) => (r ? { ...r, progress } : r));
-          setAnnouncement(`Progress ${progress.progress}${progress.total ? ` of ${progress.total}` : ""}${progress.message ? `: ${progress.message}` : ""}`);
-        },
+      loadInputRequests().catch(() => {
+        inputRequestsChunk = undefined;
       });
-      setRun(final);
-      const fieldErrors = final.error?.details?.filter((d) => d.path !== "/confirm") ?? [];
-      setAnnouncement(runSummary(final, fieldErrors.length));
-      // Focus goes where the answer is: the first field to fix, else the result.
-      if (fieldErrors.length) {
-        setExtraErrors(toErrorSchema(fieldErrors));
-        requestAnimationFrame(() => focusFirstFieldError(formRef.current, () => revealResult(resultRef.current)));
-      } else requestAnimationFrame(() => revealResult(resultRef.current));
-      // The server knew the tool as destructive when this page did not (its definition changed): ask now.
-      if (!confirmed && final.status === "rejected" && final.error?.details?.some((d) => d.path === "/confirm")) setConfirming(true);
-    } catch (e) {
-      setFailure({ message: (e as Error).message, denied: e instanceof RunRequestError && e.denied });
-      setAnnouncement(`The run did not start: ${(e as Error).message}`);
-      requestAnimationFrame(() => revealResult(resultRef.current));
-    } finally {
-      setRunning(null);
-      refreshRuns().catch(reportError);
-      router.refresh(); // the server-rendered parts (inferred shapes) include this run now
-    }
-  }, [args, blocked, running, canRun, timeoutSec, tool.name, refreshRuns, agent, router]);
+      try {
+        const res = await fetch(`/api/tools/${encodeURIComponent(tool.name)}/run`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/x-ndjson" },
+          body: JSON.stringify({
+            arguments: args,
+            timeoutMs: Math.max(1, Math.round(timeoutSec * 1000)),
+            ...(agent ? { agent } : {}),
+            ...(confirmed ? { confirm: true } : {}),
+          }),
+        });
+        const final = await readRunStream(res, {
+          started: (runId) => {
+            setRunning((r) => (r ? { ...r, runId } : r));
+            // The run is stored as running: show it in the recent runs while it is in flight.
+            refreshRuns().catch(reportError);
+          },
+          input: (input) => {
+            setRunning((r) => (r ? { ...r, inputs: [...r.inputs, input] } : r));
+            setAnnouncement(`${input.server} asks for ${input.kind === "sampling" ? "a reply to a sampling request" : "input"}: see the result panel.`);
+          },
+          inputResolved: (e) => {
+            setRunning((r) =>
+              r
+                ? {
+                    ...r,
+                    inputs: r.inputs.filter((i) => i.id !== e.inputId),
+                    resolved: [...r.resolved, { inputId: e.inputId, outcome: e.outcome, action: e.action }],
+                  }
+                : r,
+            );
+            if (e.outcome !== "answered")
+              setAnnouncement(e.outcome === "timeout" ? "The request for input timed out." : "The request for input ended with the run.");
+          },
+          progress: (progress) => {
+            setRunning((r) => (r ? { ...r, progress } : r));
+            setAnnouncement(`Progress ${progress.progress}${progress.total ? ` of ${progress.total}` : ""}${progress.message ? `: ${progress.message}` : ""}`);
+          },
+        });
+        setRun(final);
+        const fieldErrors = final.error?.details?.filter((d) => d.path !== "/confirm") ?? [];
+        setAnnouncement(runSummary(final, fieldErrors.length));
+        // Focus goes where the answer is: the first field to fix, else the result.
+        if (fieldErrors.length) {
+          setExtraErrors(toErrorSchema(fieldErrors));
+          requestAnimationFrame(() => focusFirstFieldError(formRef.current, () => revealResult(resultRef.current)));
+        } else requestAnimationFrame(() => revealResult(resultRef.current));
+        // The server knew the tool as destructive when this page did not (its definition changed): ask now.
+        if (!confirmed && final.status === "rejected" && final.error?.details?.some((d) => d.path === "/confirm")) setConfirming(true);
+      } catch (e) {
+        setFailure({ message: (e as Error).message, denied: e instanceof RunRequestError && e.denied });
+        setAnnouncement(`The run did not start: ${(e as Error).message}`);
+        requestAnimationFrame(() => revealResult(resultRef.current));
+      } finally {
+        setRunning(null);
+        refreshRuns().catch(reportError);
+        router.refresh(); // the server-rendered parts (inferred shapes) include this run now
+      }
+    },
+    [args, blocked, running, canRun, timeoutSec, tool.name, refreshRuns, agent, router],
+  );
 
   /** Run, Ctrl/⌘+Enter and the editor's run key: a destructive tool asks first. */
   const requestRun = useCallback(() => {
@@ -329,17 +357,39 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           title="Parameters"
           actions={
             <>
-              <PresetMenu tool={tool.name} args={args} agent={agent} canSave={canSavePresets} reason={presetReason} onLoad={(p) => { loadExact(p.arguments as Record<string, unknown>); if (p.agent) setAgent(p.agent); }} />
-              <button type="button" className={buttonClass.ghost} onClick={reset} data-testid="reset-form"><RotateCcw className="size-3.5" />Reset</button>
+              <PresetMenu
+                tool={tool.name}
+                args={args}
+                agent={agent}
+                canSave={canSavePresets}
+                reason={presetReason}
+                onLoad={(p) => {
+                  loadExact(p.arguments as Record<string, unknown>);
+                  if (p.agent) setAgent(p.agent);
+                }}
+              />
+              <button type="button" className={buttonClass.ghost} onClick={reset} data-testid="reset-form">
+                <RotateCcw className="size-3.5" />
+                Reset
+              </button>
             </>
           }
         >
           {domains.enabled && <AgentPicker state={domains} agent={agent} onAgent={setAgent} />}
           {takesNoArguments(tool.inputSchema) ? (
-            <p className="text-muted-foreground" data-testid="no-arguments">This tool takes no arguments.</p>
+            <p className="text-muted-foreground" data-testid="no-arguments">
+              This tool takes no arguments.
+            </p>
           ) : (
             <div ref={formRef}>
-              <ParamForm schema={tool.inputSchema as RJSFSchema} formData={formData} onChange={onFormChange} extraErrors={extraErrors} uiSchema={uiSchema} formContext={formContext} />
+              <ParamForm
+                schema={tool.inputSchema as RJSFSchema}
+                formData={formData}
+                onChange={onFormChange}
+                extraErrors={extraErrors}
+                uiSchema={uiSchema}
+                formContext={formContext}
+              />
             </div>
           )}
         </Card>
@@ -348,14 +398,30 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           title="Arguments (JSON)"
           actions={
             <>
-              {blocked ? <span className="text-[12px] text-destructive" role="status">{blocked}</span> : <span className="text-[12px] text-muted-foreground" data-testid="json-state">{exact ? "sent exactly as written" : "in sync with the form"}</span>}
+              {blocked ? (
+                <span className="text-[12px] text-destructive" role="status">
+                  {blocked}
+                </span>
+              ) : (
+                <span className="text-[12px] text-muted-foreground" data-testid="json-state">
+                  {exact ? "sent exactly as written" : "in sync with the form"}
+                </span>
+              )}
               <ShowEditorButton shown={jsonShown} onShown={setJsonShown} controls={JSON_PANEL_ID} />
             </>
           }
         >
           <div id={JSON_PANEL_ID}>
             {jsonShown ? (
-              <LazyJsonEditor label="Arguments (JSON)" value={jsonText} onChange={onJsonChange} schema={tool.inputSchema} modelPath={`inmemory://tool-studio/${tool.name}.args.json`} onRun={requestRun} height={420} />
+              <LazyJsonEditor
+                label="Arguments (JSON)"
+                value={jsonText}
+                onChange={onJsonChange}
+                schema={tool.inputSchema}
+                modelPath={`inmemory://tool-studio/${tool.name}.args.json`}
+                onRun={requestRun}
+                height={420}
+              />
             ) : (
               <JsonPreview text={jsonText} label="Arguments (JSON), read-only" maxHeight={420} />
             )}
@@ -363,14 +429,17 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
         </Card>
       </div>
 
-      <div className="sticky bottom-0 z-20 -mx-1 flex flex-wrap items-center gap-3 rounded-lg border bg-card/95 px-3 py-2 shadow-sm backdrop-blur" data-testid="run-bar">
+      <div
+        className="sticky bottom-0 z-20 -mx-1 flex flex-wrap items-center gap-3 rounded-lg border bg-card/95 px-3 py-2 shadow-sm backdrop-blur"
+        data-testid="run-bar"
+      >
         <button
           ref={runButtonRef}
           type="button"
           className={buttonClass.primary}
           onClick={requestRun}
           disabled={!canRun || !!running || !!blocked}
-          title={!canRun ? runReason ?? undefined : undefined}
+          title={!canRun ? (runReason ?? undefined) : undefined}
           aria-describedby={!canRun && runReason ? "run-disabled-reason" : undefined}
           aria-haspopup={canRun && confirmBeforeRun ? "dialog" : undefined}
           aria-expanded={canRun && confirmBeforeRun ? confirming : undefined}
@@ -380,7 +449,9 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
           <Play className="size-3.5" /> Run
         </button>
         {!canRun && runReason && <DisabledReason id="run-disabled-reason" reason={runReason} testId="run-disabled-reason" className="max-w-md" />}
-        {canRun && confirming && !running && <ConfirmDestructive toolName={tool.name} onConfirm={() => execute(true).catch(reportError)} onCancel={cancelConfirm} />}
+        {canRun && confirming && !running && (
+          <ConfirmDestructive toolName={tool.name} onConfirm={() => execute(true).catch(reportError)} onCancel={cancelConfirm} />
+        )}
         {canRun && <kbd className="hidden rounded border bg-muted px-1.5 py-0.5 font-mono text-[11px] text-muted-foreground sm:inline">Ctrl/⌘ + Enter</kbd>}
         {running && (
           <button type="button" className={buttonClass.danger} onClick={cancel} disabled={!running.runId} data-testid="cancel-button">
@@ -389,20 +460,42 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
         )}
         <label className="flex items-center gap-1.5 text-muted-foreground">
           Timeout
-          <input type="number" min={1} max={600} value={timeoutSec} onChange={(e) => setTimeoutSec(Number(e.target.value) || 1)} className="h-7 w-16 rounded-md border bg-background px-2 text-right tabular-nums" aria-label="Timeout in seconds" />
+          <input
+            type="number"
+            min={1}
+            max={600}
+            value={timeoutSec}
+            onChange={(e) => setTimeoutSec(Number(e.target.value) || 1)}
+            className="h-7 w-16 rounded-md border bg-background px-2 text-right tabular-nums"
+            aria-label="Timeout in seconds"
+          />
           s
         </label>
         {running && (
           <div className="flex min-w-48 flex-1 items-center gap-2" data-testid="progress">
-            <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-muted" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
-              <div className={`h-full rounded-full bg-primary transition-all ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct !== undefined ? { width: `${pct}%` } : undefined} />
+            <div
+              className="h-1.5 flex-1 overflow-hidden rounded-full bg-muted"
+              role="progressbar"
+              aria-label="Run progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={pct}
+            >
+              <div
+                className={`h-full rounded-full bg-primary transition-all ${pct === undefined ? "w-1/3 animate-pulse" : ""}`}
+                style={pct !== undefined ? { width: `${pct}%` } : undefined}
+              />
             </div>
             <span className="whitespace-nowrap text-[12px] text-muted-foreground">
               {running.inputs.length > 0 ? (
-                <span className="font-medium text-primary" data-testid="run-waiting-input">waiting for your input (the timeout is paused) · </span>
+                <span className="font-medium text-primary" data-testid="run-waiting-input">
+                  waiting for your input (the timeout is paused) ·{" "}
+                </span>
               ) : null}
               {progress ? `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}${progress.message ? ` · ${progress.message}` : ""}` : "running…"}
-              <span className="ml-1.5 tabular-nums" data-testid="run-elapsed">{elapsed}</span>
+              <span className="ml-1.5 tabular-nums" data-testid="run-elapsed">
+                {elapsed}
+              </span>
             </span>
           </div>
         )}
@@ -410,31 +503,95 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card title="Result">
-          <p role="status" aria-live="polite" className="sr-only" data-testid="run-announcer">{announcement}</p>
-          <div data-testid="result-panel" ref={resultRef} tabIndex={-1} role="region" aria-label="Result" className="rounded-md" aria-busy={running ? true : undefined}>
-            {failure && (failure.denied ? <DeniedNotice message={failure.message} /> : <p role="alert" className="text-destructive">{failure.message}</p>)}
+          <p role="status" aria-live="polite" className="sr-only" data-testid="run-announcer">
+            {announcement}
+          </p>
+          <div
+            data-testid="result-panel"
+            ref={resultRef}
+            tabIndex={-1}
+            role="region"
+            aria-label="Result"
+            className="rounded-md"
+            aria-busy={running ? true : undefined}
+          >
+            {failure &&
+              (failure.denied ? (
+                <DeniedNotice message={failure.message} />
+              ) : (
+                <p role="alert" className="text-destructive">
+                  {failure.message}
+                </p>
+              ))}
             {!failure && !running && run?.status === "rejected" && run.error?.kind === "permission_denied" && <DeniedNotice recorded />}
             {running ? (
               <InFlightRun tool={tool.name} runId={running.runId} elapsed={elapsed} progress={progress}>
                 {running.runId && (running.inputs.length > 0 || running.resolved.length > 0) && (
-                  <LoadBoundary what="the input requests" fallback={(e) => <p role="alert" className="basis-full text-destructive">The run asks for input, but its form could not load ({e.message}); Cancel stops the run, or answer through <code>POST /api/runs/{running.runId}/input</code>.</p>}>
-                    <Suspense fallback={<p className="basis-full text-muted-foreground" role="status">The run asks for input; loading its form…</p>}>
+                  <LoadBoundary
+                    what="the input requests"
+                    fallback={(e) => (
+                      <p role="alert" className="basis-full text-destructive">
+                        The run asks for input, but its form could not load ({e.message}); Cancel stops the run, or answer through{" "}
+                        <code>POST /api/runs/{running.runId}/input</code>.
+                      </p>
+                    )}
+                  >
+                    <Suspense
+                      fallback={
+                        <p className="basis-full text-muted-foreground" role="status">
+                          The run asks for input; loading its form…
+                        </p>
+                      }
+                    >
                       <InputRequests runId={running.runId} inputs={running.inputs} resolved={running.resolved} />
                     </Suspense>
                   </LoadBoundary>
                 )}
               </InFlightRun>
             ) : run ? (
-              <LoadBoundary key={run.id} what="the result view" fallback={(e) => <p role="alert" className="text-destructive">The result view could not load ({e.message}); the run is stored: <Link href={`/runs/${run.id}`} className="underline">open run {run.id.slice(0, 8)}</Link>.</p>}>
-                <Suspense fallback={<p className="text-muted-foreground" role="status">Loading the result…</p>}>
+              <LoadBoundary
+                key={run.id}
+                what="the result view"
+                fallback={(e) => (
+                  <p role="alert" className="text-destructive">
+                    The result view could not load ({e.message}); the run is stored:{" "}
+                    <Link href={`/runs/${run.id}`} className="underline">
+                      open run {run.id.slice(0, 8)}
+                    </Link>
+                    .
+                  </p>
+                )}
+              >
+                <Suspense
+                  fallback={
+                    <p className="text-muted-foreground" role="status">
+                      Loading the result…
+                    </p>
+                  }
+                >
                   <RunOutput run={run} readAccess={readAccess} />
                 </Suspense>
               </LoadBoundary>
-            ) : (!failure && <p className="text-muted-foreground">{canRun ? "Fill the form (or the JSON) and press Run. The result and its run record appear here." : "You can fill the form and look at the arguments; running needs a role you do not have."}</p>
+            ) : (
+              !failure && (
+                <p className="text-muted-foreground">
+                  {canRun
+                    ? "Fill the form (or the JSON) and press Run. The result and its run record appear here."
+                    : "You can fill the form and look at the arguments; running needs a role you do not have."}
+                </p>
+              )
             )}
           </div>
         </Card>
-        <Card title="Recent runs of this tool" bodyClassName="p-0" actions={<Link href={`/runs?tool=${encodeURIComponent(tool.name)}`} className="text-[12px] text-primary hover:underline">All →</Link>}>
+        <Card
+          title="Recent runs of this tool"
+          bodyClassName="p-0"
+          actions={
+            <Link href={`/runs?tool=${encodeURIComponent(tool.name)}`} className="text-[12px] text-primary hover:underline">
+              All →
+            </Link>
+          }
+        >
           <RunTable runs={runs} showTool={false} compact />
         </Card>
       </div>
@@ -443,15 +600,37 @@ export function Workbench({ tool, initialArgs, initialAgent = null, recentRuns, 
 }
 
 /** The result panel while a run is in flight: how long it has been going, its record once stored. */
-function InFlightRun({ tool, runId, elapsed, progress, children }: { tool: string; runId?: string; elapsed: string; progress?: Progress; children?: ReactNode }) {
+function InFlightRun({
+  tool,
+  runId,
+  elapsed,
+  progress,
+  children,
+}: {
+  tool: string;
+  runId?: string;
+  elapsed: string;
+  progress?: Progress;
+  children?: ReactNode;
+}) {
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="run-in-flight">
       <Loader2 className="size-4 animate-spin text-primary" aria-hidden />
       <span className="font-medium">Running {tool}</span>
-      <span className="tabular-nums text-muted-foreground" data-testid="in-flight-elapsed">{elapsed}</span>
-      {progress && <span className="text-muted-foreground">· {progress.progress}{progress.total ? ` of ${progress.total}` : ""}{progress.message ? `: ${progress.message}` : ""}</span>}
+      <span className="tabular-nums text-muted-foreground" data-testid="in-flight-elapsed">
+        {elapsed}
+      </span>
+      {progress && (
+        <span className="text-muted-foreground">
+          · {progress.progress}
+          {progress.total ? ` of ${progress.total}` : ""}
+          {progress.message ? `: ${progress.message}` : ""}
+        </span>
+      )}
       {runId ? (
-        <Link href={`/runs/${runId}`} className="ml-auto font-mono text-[12px] text-primary hover:underline">run {runId.slice(0, 8)} →</Link>
+        <Link href={`/runs/${runId}`} className="ml-auto font-mono text-[12px] text-primary hover:underline">
+          run {runId.slice(0, 8)} →
+        </Link>
       ) : (
         <span className="ml-auto text-[12px] text-muted-foreground">storing the run…</span>
       )}

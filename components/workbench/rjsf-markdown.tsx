@@ -8,7 +8,17 @@ export function Markdown({ children, "data-testid": testId }: { children?: React
   if (typeof children !== "string") return <span data-testid={testId}>{children}</span>;
   return (
     <span data-testid={testId}>
-      {inlineMarkdown(children).map((s, i) => (s.kind === "code" ? <code key={i}>{s.text}</code> : s.kind === "em" ? <em key={i}>{s.text}</em> : s.kind === "strong" ? <strong key={i}>{s.text}</strong> : s.text))}
+      {inlineMarkdown(children).map((s, i) =>
+        s.kind === "code" ? (
+          <code key={i}>{s.text}</code>
+        ) : s.kind === "em" ? (
+          <em key={i}>{s.text}</em>
+        ) : s.kind === "strong" ? (
+          <strong key={i}>{s.text}</strong>
+        ) : (
+          s.text
+        ),
+      )}
     </span>
   );
 }

@@ -31,7 +31,12 @@ export class RunRequestError extends Error {
  */
 export async function readRunStream(
   res: Response,
-  on: { started(runId: string): void; progress(p: Progress): void; input?(input: PendingInputView): void; inputResolved?(event: Extract<InputEvent, { type: "input_resolved" }>): void },
+  on: {
+    started(runId: string): void;
+    progress(p: Progress): void;
+    input?(input: PendingInputView): void;
+    inputResolved?(event: Extract<InputEvent, { type: "input_resolved" }>): void;
+  },
 ): Promise<Run> {
   if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("ndjson")) {
     const body = await res.json().catch(() => null);
@@ -55,7 +60,11 @@ export async function readRunStream(
       else if (event.type === "input_resolved") on.inputResolved?.(event);
       else if (event.type === "run") return event.run as Run;
       else if (event.type === "error") {
-        throw new RunRequestError(event.error?.message ?? "The run failed in the studio.", typeof event.status === "number" ? event.status : null, event.error?.kind ?? null);
+        throw new RunRequestError(
+          event.error?.message ?? "The run failed in the studio.",
+          typeof event.status === "number" ? event.status : null,
+          event.error?.kind ?? null,
+        );
       }
     }
     if (done) throw new Error("The studio closed the stream before the run finished.");

@@ -80,13 +80,22 @@ export function AgentPicker({ state, agent, onAgent }: { state: DomainState; age
           >
             <option value="">default{data.agent && !agent ? ` (${data.agent})` : ""}</option>
             {data.agents.map((a) => (
-              <option key={a.value} value={a.value}>{a.value}{a.hint ? ` — ${a.hint}` : ""}</option>
+              <option key={a.value} value={a.value}>
+                {a.value}
+                {a.hint ? ` — ${a.hint}` : ""}
+              </option>
             ))}
           </select>
         </label>
       )}
       <span className="text-muted-foreground">Choices come live from the runtime config.</span>
-      <button type="button" onClick={state.refresh} className="ml-auto inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-muted-foreground hover:bg-accent hover:text-foreground" aria-label="Refresh choices" title="Resolve the choices again">
+      <button
+        type="button"
+        onClick={state.refresh}
+        className="ml-auto inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-muted-foreground hover:bg-accent hover:text-foreground"
+        aria-label="Refresh choices"
+        title="Resolve the choices again"
+      >
         <RefreshCw className={`size-3.5 ${state.formContext.loading ? "animate-spin" : ""}`} /> Refresh
       </button>
     </div>

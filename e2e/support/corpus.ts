@@ -71,7 +71,20 @@ const route = (pattern: string): RouteAccess => {
 };
 
 /** Routes where a valid body (or an existing id) would change state that other specs rely on. */
-const DESTRUCTIVE = new Set(["POST /api/users", "PATCH /api/users/[id]", "DELETE /api/users/[id]", "DELETE /api/users/[id]/sessions", "POST /api/runs/purge", "PUT /api/config", "POST /api/servers", "PATCH /api/servers/[name]", "DELETE /api/servers/[name]", "DELETE /api/tokens/[id]", "DELETE /api/tools/[name]/presets/[preset]", "POST /api/mcp"]);
+const DESTRUCTIVE = new Set([
+  "POST /api/users",
+  "PATCH /api/users/[id]",
+  "DELETE /api/users/[id]",
+  "DELETE /api/users/[id]/sessions",
+  "POST /api/runs/purge",
+  "PUT /api/config",
+  "POST /api/servers",
+  "PATCH /api/servers/[name]",
+  "DELETE /api/servers/[name]",
+  "DELETE /api/tokens/[id]",
+  "DELETE /api/tools/[name]/presets/[preset]",
+  "POST /api/mcp",
+]);
 export const isDestructive = (method: Method, pattern: string) => DESTRUCTIVE.has(`${method} ${pattern}`);
 
 // ---------------------------------------------------------------------------------------------
@@ -203,7 +216,15 @@ function pathCases(): Case[] {
     for (const method of Object.keys(r.methods) as Method[]) {
       for (const param of params) {
         for (const [label, value] of HOSTILE_SEGMENTS) {
-          out.push({ method, path: fill(r.pattern, { [param]: value }), route: r, label: `path ${param} = ${label}`, body: pathCaseBody(method, r.pattern), mustRefuse: isDestructive(method, r.pattern), transport: RAW_BYTE.test(value) });
+          out.push({
+            method,
+            path: fill(r.pattern, { [param]: value }),
+            route: r,
+            label: `path ${param} = ${label}`,
+            body: pathCaseBody(method, r.pattern),
+            mustRefuse: isDestructive(method, r.pattern),
+            transport: RAW_BYTE.test(value),
+          });
         }
       }
     }
@@ -212,7 +233,13 @@ function pathCases(): Case[] {
   const auth = route("/api/auth/[...all]");
   for (const prefix of ["callback", "sign-in", "oauth2/callback"]) {
     for (const [label, value] of HOSTILE_SEGMENTS.filter((_, i) => i % 3 === 0)) {
-      out.push({ method: "GET", path: `/api/auth/${prefix}/${value}`, route: auth, label: `path /api/auth/${prefix}/… = ${label}`, transport: RAW_BYTE.test(value) });
+      out.push({
+        method: "GET",
+        path: `/api/auth/${prefix}/${value}`,
+        route: auth,
+        label: `path /api/auth/${prefix}/… = ${label}`,
+        transport: RAW_BYTE.test(value),
+      });
     }
   }
   return out;
@@ -363,7 +390,12 @@ function queryCases(): Case[] {
     if (!r.methods.GET) continue;
     const path = fill(r.pattern, { "[id]": NO_RUN });
     const reads = ["/", "/runs", "/runs/compare", "/audit", "/tools/[name]", "/sign-in", "/setup"].includes(r.pattern);
-    const queries = r.kind === "api" ? HOSTILE_QUERIES : HOSTILE_QUERIES.filter(([label]) => (reads ? PAGE_QUERY_LABELS.has(label) : ["cursor garbage", "value %ff%fe", "500 parameters", "__proto__ parameter", "tool with NUL"].includes(label)));
+    const queries =
+      r.kind === "api"
+        ? HOSTILE_QUERIES
+        : HOSTILE_QUERIES.filter(([label]) =>
+            reads ? PAGE_QUERY_LABELS.has(label) : ["cursor garbage", "value %ff%fe", "500 parameters", "__proto__ parameter", "tool with NUL"].includes(label),
+          );
     for (const [label, q] of queries) {
       // An export that parses would be audited and streamed: every export query here must fail.
       const query = r.pattern === "/api/runs/export" && !q.includes("format=") ? `${q}&format=bogus` : q;
@@ -450,7 +482,11 @@ const GENERIC_BODIES: BodyVariant[] = [
   { label: "1 MiB + 1 byte", body: overLimit(ONE_MIB + 1), tooLarge: true },
   { label: "content-type text/plain", body: '{"a":1}', headers: { "content-type": "text/plain" } },
   { label: "content-type form", body: "a=1", headers: { "content-type": "application/x-www-form-urlencoded" } },
-  { label: "content-type multipart, garbage", body: "--x\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--x--", headers: { "content-type": "multipart/form-data; boundary=x" } },
+  {
+    label: "content-type multipart, garbage",
+    body: "--x\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--x--",
+    headers: { "content-type": "multipart/form-data; boundary=x" },
+  },
   { label: "no content-type", body: '{"a":1}', headers: { "content-type": null } },
   { label: "content-type charset=utf-16", body: '{"a":1}', headers: { "content-type": "application/json; charset=utf-16" } },
 ];
@@ -504,28 +540,107 @@ interface BodyRoute {
 
 const BODY_ROUTES: BodyRoute[] = [
   // The environment's admin token is not a person: token creation refuses it before the body.
-  { method: "POST", pattern: "/api/tokens", path: "/api/tokens", fields: { name: "corpus", role: "viewer", expiresAt: "2099-01-01T00:00:00Z" }, readsBody: false },
-  { method: "POST", pattern: "/api/users", path: "/api/users", fields: { email: "corpus-user@example.invalid", name: "Corpus", password: "corpus-password", role: "viewer" }, readsBody: true },
-  { method: "PATCH", pattern: "/api/users/[id]", path: `/api/users/${NO_USER}`, fields: { role: "viewer", name: "Corpus", email: "corpus@example.invalid", password: "corpus-password" }, readsBody: true },
-  { method: "POST", pattern: "/api/tools/[name]/run", path: `/api/tools/${NO_TOOL}/run`, fields: { arguments: { a: 1, b: 2 }, timeoutMs: 1000, replayOf: "00000000-0000-4000-8000-000000000000", confirm: false, agent: "corpus" }, readsBody: true },
-  { method: "POST", pattern: "/api/tools/[name]/run", path: `/api/tools/${NO_TOOL}/run`, fields: { arguments: { a: 1 } }, readsBody: true, headers: { accept: "application/x-ndjson" } },
-  { method: "POST", pattern: "/api/tools/[name]/run", path: `/api/tools/${NO_TOOL}/run`, fields: { arguments: { a: 1 }, mode: "async", priority: 5 }, readsBody: true },
-  { method: "POST", pattern: "/api/tools/[name]/presets", path: `/api/tools/${NO_TOOL}/presets`, fields: { name: "corpus", arguments: {}, agent: "corpus" }, readsBody: true },
-  { method: "POST", pattern: "/api/tools/param-options", path: "/api/tools/param-options", fields: { domain: "corpus-no-such-domain", agent: "corpus", args: {} }, readsBody: true },
+  {
+    method: "POST",
+    pattern: "/api/tokens",
+    path: "/api/tokens",
+    fields: { name: "corpus", role: "viewer", expiresAt: "2099-01-01T00:00:00Z" },
+    readsBody: false,
+  },
+  {
+    method: "POST",
+    pattern: "/api/users",
+    path: "/api/users",
+    fields: { email: "corpus-user@example.invalid", name: "Corpus", password: "corpus-password", role: "viewer" },
+    readsBody: true,
+  },
+  {
+    method: "PATCH",
+    pattern: "/api/users/[id]",
+    path: `/api/users/${NO_USER}`,
+    fields: { role: "viewer", name: "Corpus", email: "corpus@example.invalid", password: "corpus-password" },
+    readsBody: true,
+  },
+  {
+    method: "POST",
+    pattern: "/api/tools/[name]/run",
+    path: `/api/tools/${NO_TOOL}/run`,
+    fields: { arguments: { a: 1, b: 2 }, timeoutMs: 1000, replayOf: "00000000-0000-4000-8000-000000000000", confirm: false, agent: "corpus" },
+    readsBody: true,
+  },
+  {
+    method: "POST",
+    pattern: "/api/tools/[name]/run",
+    path: `/api/tools/${NO_TOOL}/run`,
+    fields: { arguments: { a: 1 } },
+    readsBody: true,
+    headers: { accept: "application/x-ndjson" },
+  },
+  {
+    method: "POST",
+    pattern: "/api/tools/[name]/run",
+    path: `/api/tools/${NO_TOOL}/run`,
+    fields: { arguments: { a: 1 }, mode: "async", priority: 5 },
+    readsBody: true,
+  },
+  {
+    method: "POST",
+    pattern: "/api/tools/[name]/presets",
+    path: `/api/tools/${NO_TOOL}/presets`,
+    fields: { name: "corpus", arguments: {}, agent: "corpus" },
+    readsBody: true,
+  },
+  {
+    method: "POST",
+    pattern: "/api/tools/param-options",
+    path: "/api/tools/param-options",
+    fields: { domain: "corpus-no-such-domain", agent: "corpus", args: {} },
+    readsBody: true,
+  },
   { method: "POST", pattern: "/api/triggers/match", path: "/api/triggers/match", fields: { message: "hello" }, readsBody: true },
   { method: "POST", pattern: "/api/runs/purge", path: "/api/runs/purge", fields: { dryRun: true }, readsBody: true },
   { method: "POST", pattern: "/api/runs/[id]/cancel", path: `/api/runs/${NO_RUN}/cancel`, fields: {}, readsBody: false },
-  { method: "POST", pattern: "/api/runs/[id]/input", path: `/api/runs/${NO_RUN}/input`, fields: { inputId: "00000000-0000-4000-8000-000000000000", action: "decline" }, readsBody: true },
+  {
+    method: "POST",
+    pattern: "/api/runs/[id]/input",
+    path: `/api/runs/${NO_RUN}/input`,
+    fields: { inputId: "00000000-0000-4000-8000-000000000000", action: "decline" },
+    readsBody: true,
+  },
   {
     method: "POST",
     pattern: "/api/servers",
     path: "/api/servers",
-    fields: { name: "corpus-server", transport: "stdio", command: "true", args: [], env: {}, cwd: "/tmp", enabled: false, timeoutMs: 1000, toolTimeouts: {}, url: "http://127.0.0.1:1/", headers: {} },
+    fields: {
+      name: "corpus-server",
+      transport: "stdio",
+      command: "true",
+      args: [],
+      env: {},
+      cwd: "/tmp",
+      enabled: false,
+      timeoutMs: 1000,
+      toolTimeouts: {},
+      url: "http://127.0.0.1:1/",
+      headers: {},
+    },
     readsBody: true,
   },
   { method: "PATCH", pattern: "/api/servers/[name]", path: `/api/servers/${NO_SERVER}`, fields: { enabled: false }, readsBody: true },
-  { method: "POST", pattern: "/api/servers/[name]/resources/read", path: `/api/servers/${NO_SERVER}/resources/read`, fields: { uri: "example://corpus" }, readsBody: true },
-  { method: "POST", pattern: "/api/servers/[name]/prompts/get", path: `/api/servers/${NO_SERVER}/prompts/get`, fields: { name: "corpus", arguments: { a: "b" } }, readsBody: true },
+  {
+    method: "POST",
+    pattern: "/api/servers/[name]/resources/read",
+    path: `/api/servers/${NO_SERVER}/resources/read`,
+    fields: { uri: "example://corpus" },
+    readsBody: true,
+  },
+  {
+    method: "POST",
+    pattern: "/api/servers/[name]/prompts/get",
+    path: `/api/servers/${NO_SERVER}/prompts/get`,
+    fields: { name: "corpus", arguments: { a: "b" } },
+    readsBody: true,
+  },
   {
     method: "POST",
     pattern: "/api/servers/[name]/complete",
@@ -534,8 +649,20 @@ const BODY_ROUTES: BodyRoute[] = [
     readsBody: true,
   },
   { method: "PUT", pattern: "/api/config", path: "/api/config", fields: { text: "{}", expectedVersion: "0".repeat(64) }, readsBody: true },
-  { method: "POST", pattern: "/api/auth/[...all]", path: "/api/auth/sign-in/email", fields: { email: SIGN_IN_EMAIL, password: "not-the-password", rememberMe: false, callbackURL: "/" }, readsBody: true },
-  { method: "POST", pattern: "/api/auth/[...all]", path: "/api/auth/sign-in/social", fields: { provider: "corpus-no-such-provider", callbackURL: "/" }, readsBody: true },
+  {
+    method: "POST",
+    pattern: "/api/auth/[...all]",
+    path: "/api/auth/sign-in/email",
+    fields: { email: SIGN_IN_EMAIL, password: "not-the-password", rememberMe: false, callbackURL: "/" },
+    readsBody: true,
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/[...all]",
+    path: "/api/auth/sign-in/social",
+    fields: { provider: "corpus-no-such-provider", callbackURL: "/" },
+    readsBody: true,
+  },
 ];
 
 const objectText = (entries: [string, string][]) => "{" + entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",") + "}";
@@ -569,7 +696,17 @@ function bodyCases(): Case[] {
     const push = (v: BodyVariant) => {
       if (destructive && !surelyRefused(v.body, names)) return; // never a body such a route could act on
       const expectStatus = v.tooLarge && br.readsBody ? 413 : undefined;
-      out.push({ method: br.method, path: br.path, route: r, label: `body ${v.label}`, body: v.body, chunked: v.chunked, headers: { ...br.headers, ...v.headers }, expectStatus, mustRefuse: destructive });
+      out.push({
+        method: br.method,
+        path: br.path,
+        route: r,
+        label: `body ${v.label}`,
+        body: v.body,
+        chunked: v.chunked,
+        headers: { ...br.headers, ...v.headers },
+        expectStatus,
+        mustRefuse: destructive,
+      });
     };
     for (const v of GENERIC_BODIES) push(v);
     if (!names.length) continue;
@@ -600,7 +737,10 @@ function bodyCases(): Case[] {
       push({ label: `body ${label}`, body: objectText([...valid, extra]) });
     }
     // Everything at once, wrong.
-    push({ label: "every field wrong", body: objectText([...names.map((n) => [n, typeof br.fields[n] === "string" ? "1" : '"x"'] as [string, string]), ...marker]) });
+    push({
+      label: "every field wrong",
+      body: objectText([...names.map((n) => [n, typeof br.fields[n] === "string" ? "1" : '"x"'] as [string, string]), ...marker]),
+    });
   }
 
   // Each sign-in case names its own (unknown) account: 10 failures lock an account for 15 minutes,
@@ -612,19 +752,48 @@ function bodyCases(): Case[] {
 
   // Other better-auth endpoints: sign-up is closed, the others need a session or a token nobody has.
   const auth = route("/api/auth/[...all]");
-  for (const path of ["/api/auth/sign-up/email", "/api/auth/change-password", "/api/auth/reset-password", "/api/auth/request-password-reset", "/api/auth/sign-out", "/api/auth/sign-in/oauth2", "/api/auth/revoke-sessions"]) {
+  for (const path of [
+    "/api/auth/sign-up/email",
+    "/api/auth/change-password",
+    "/api/auth/reset-password",
+    "/api/auth/request-password-reset",
+    "/api/auth/sign-out",
+    "/api/auth/sign-in/oauth2",
+    "/api/auth/revoke-sessions",
+  ]) {
     for (const v of GENERIC_BODIES.filter((_, i) => i % 3 === 0)) {
       out.push({ method: "POST", path, route: auth, label: `body ${v.label}`, body: v.body, chunked: v.chunked, headers: v.headers });
     }
-    out.push({ method: "POST", path, route: auth, label: "body NUL in every string", body: '{"email":"corpus\\u0000@example.invalid","password":"x\\u0000","newPassword":"y\\u0000","token":"\\u0000","providerId":"\\u0000","name":"\\u0000"}' });
-    out.push({ method: "POST", path, route: auth, label: "body lone surrogates in every string", body: '{"email":"\\ud800@example.invalid","password":"\\udc00","newPassword":"\\ud800","token":"\\udfff","providerId":"\\ud800","name":"\\udc00"}' });
+    out.push({
+      method: "POST",
+      path,
+      route: auth,
+      label: "body NUL in every string",
+      body: '{"email":"corpus\\u0000@example.invalid","password":"x\\u0000","newPassword":"y\\u0000","token":"\\u0000","providerId":"\\u0000","name":"\\u0000"}',
+    });
+    out.push({
+      method: "POST",
+      path,
+      route: auth,
+      label: "body lone surrogates in every string",
+      body: '{"email":"\\ud800@example.invalid","password":"\\udc00","newPassword":"\\ud800","token":"\\udfff","providerId":"\\ud800","name":"\\udc00"}',
+    });
   }
 
   // Writes that read no body: it is ignored, never acted on.
   for (const pattern of ["/api/tokens/[id]", "/api/users/[id]", "/api/users/[id]/sessions", "/api/servers/[name]", "/api/tools/[name]/presets/[preset]"]) {
     const r = route(pattern);
     for (const v of GENERIC_BODIES.filter((_, i) => i % 5 === 0)) {
-      out.push({ method: "DELETE", path: fill(pattern, {}), route: r, label: `body ${v.label}`, body: v.body, chunked: v.chunked, headers: v.headers, mustRefuse: true });
+      out.push({
+        method: "DELETE",
+        path: fill(pattern, {}),
+        route: r,
+        label: `body ${v.label}`,
+        body: v.body,
+        chunked: v.chunked,
+        headers: v.headers,
+        mustRefuse: true,
+      });
     }
   }
   return out;
@@ -665,7 +834,10 @@ function mcpCases(): Case[] {
     { label: "initialize clientInfo name lone surrogate", body: init('{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"\\udc00"}}') },
     { label: "initialize capabilities nested 10000 deep", body: init(`{"protocolVersion":"2025-06-18","capabilities":${deepObject(10_000)}}`) },
     { label: "initialize capabilities __proto__", body: init('{"protocolVersion":"2025-06-18","capabilities":{"__proto__":{"polluted":true}}}') },
-    { label: "initialize clientInfo name 900000 characters", body: init(`{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":${HUGE_STRING[1]}}}`) },
+    {
+      label: "initialize clientInfo name 900000 characters",
+      body: init(`{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":${HUGE_STRING[1]}}}`),
+    },
     { label: "batch with junk", body: `[${rpc({ id: 1, method: "ping" })},5,"x",null]` },
     { label: "batch of 1000 pings", body: `[${Array.from({ length: 1000 }, (_, i) => rpc({ id: i, method: "ping" })).join(",")}]` },
     { label: "notification initialized", body: rpc({ method: "notifications/initialized" }) },
@@ -744,12 +916,38 @@ function storedCases(): Case[] {
   const all = [...refusedArguments()];
   all.forEach(([label, args], i) => {
     const tool = REAL_TOOLS[i % REAL_TOOLS.length]!;
-    out.push({ method: "POST", path: `/api/tools/${tool}/run`, route: run, label: `run ${tool}: ${label}`, body: runArgs(args), expectStatus: 400, rejectedRun: true });
+    out.push({
+      method: "POST",
+      path: `/api/tools/${tool}/run`,
+      route: run,
+      label: `run ${tool}: ${label}`,
+      body: runArgs(args),
+      expectStatus: 400,
+      rejectedRun: true,
+    });
     // Through /api/mcp, in both eras: a tool result flagged isError (the rejected run), never an exception.
     const params = (meta: boolean) => `{"name":"${tool}","arguments":${args}${meta ? `,${MODERN_META}` : ""}}`;
     const modern = { ...MCP_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": tool };
-    if (i % 2 === 0) out.push({ method: "POST", path: "/api/mcp", route: mcp, label: `mcp tools/call ${tool} (2026-07-28): ${label}`, body: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":${params(true)}}`, headers: modern, rejectedRun: true });
-    else out.push({ method: "POST", path: "/api/mcp", route: mcp, label: `mcp tools/call ${tool} (2025, no session): ${label}`, body: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":${params(false)}}`, headers: MCP_HEADERS, rejectedRun: true });
+    if (i % 2 === 0)
+      out.push({
+        method: "POST",
+        path: "/api/mcp",
+        route: mcp,
+        label: `mcp tools/call ${tool} (2026-07-28): ${label}`,
+        body: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":${params(true)}}`,
+        headers: modern,
+        rejectedRun: true,
+      });
+    else
+      out.push({
+        method: "POST",
+        path: "/api/mcp",
+        route: mcp,
+        label: `mcp tools/call ${tool} (2025, no session): ${label}`,
+        body: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":${params(false)}}`,
+        headers: MCP_HEADERS,
+        rejectedRun: true,
+      });
   });
   return out;
 }
@@ -767,33 +965,78 @@ function incompressible(n: number, seed: number): string {
 
 /** Routes that write a value into an indexed text column (runs' actor and tool, presets, audit entries), or read by one. */
 const INDEXED_FIELD_ROUTES: { method: Method; path: string; pattern: string; body: (v: string) => string; expectStatus?: number }[] = [
-  { method: "POST", path: "/api/tools/add/presets", pattern: "/api/tools/[name]/presets", body: (v) => JSON.stringify({ name: v, arguments: {} }), expectStatus: 400 },
-  { method: "POST", path: "/api/tools/add/presets", pattern: "/api/tools/[name]/presets", body: (v) => JSON.stringify({ name: "corpus", arguments: {}, agent: v }), expectStatus: 400 },
-  { method: "POST", path: "/api/tools/add/run", pattern: "/api/tools/[name]/run", body: (v) => JSON.stringify({ arguments: { a: 1 }, agent: v }), expectStatus: 400 },
+  {
+    method: "POST",
+    path: "/api/tools/add/presets",
+    pattern: "/api/tools/[name]/presets",
+    body: (v) => JSON.stringify({ name: v, arguments: {} }),
+    expectStatus: 400,
+  },
+  {
+    method: "POST",
+    path: "/api/tools/add/presets",
+    pattern: "/api/tools/[name]/presets",
+    body: (v) => JSON.stringify({ name: "corpus", arguments: {}, agent: v }),
+    expectStatus: 400,
+  },
+  {
+    method: "POST",
+    path: "/api/tools/add/run",
+    pattern: "/api/tools/[name]/run",
+    body: (v) => JSON.stringify({ arguments: { a: 1 }, agent: v }),
+    expectStatus: 400,
+  },
   { method: "POST", path: "/api/tools/param-options", pattern: "/api/tools/param-options", body: (v) => JSON.stringify({ domain: v, agent: v, args: {} }) },
   { method: "POST", path: "/api/triggers/match", pattern: "/api/triggers/match", body: (v) => JSON.stringify({ message: v }) },
 ];
 /** Filters over indexed columns: [route, parameter]. */
-const INDEXED_QUERIES: [string, string][] = ["/api/runs actor", "/api/runs tool", "/api/runs source", "/api/runs/stats tool", "/api/audit actor", "/api/audit target", "/api/audit action"].map((s) => s.split(" ") as [string, string]);
+const INDEXED_QUERIES: [string, string][] = [
+  "/api/runs actor",
+  "/api/runs tool",
+  "/api/runs source",
+  "/api/runs/stats tool",
+  "/api/audit actor",
+  "/api/audit target",
+  "/api/audit action",
+].map((s) => s.split(" ") as [string, string]);
 
 function longValueCases(): Case[] {
   const out: Case[] = [];
   const sizes = [2_705, 8_192, 12_000, 100_000, 900_000];
   for (const r of INDEXED_FIELD_ROUTES) {
     sizes.forEach((n, i) => {
-      out.push({ method: r.method, path: r.path, route: route(r.pattern), label: `indexed field: ${n} characters that do not compress`, body: r.body(incompressible(n, i + 1)), expectStatus: r.expectStatus });
+      out.push({
+        method: r.method,
+        path: r.path,
+        route: route(r.pattern),
+        label: `indexed field: ${n} characters that do not compress`,
+        body: r.body(incompressible(n, i + 1)),
+        expectStatus: r.expectStatus,
+      });
     });
   }
   for (const [path, param] of INDEXED_QUERIES) {
     // A query string stays under Node's 16 KiB request line.
-    for (const n of [2_705, 8_192, 15_000]) out.push({ method: "GET", path: `${path}?${param}=${incompressible(n, n)}`, route: route(path), label: `query ${param} of ${n} characters that do not compress` });
+    for (const n of [2_705, 8_192, 15_000])
+      out.push({
+        method: "GET",
+        path: `${path}?${param}=${incompressible(n, n)}`,
+        route: route(path),
+        label: `query ${param} of ${n} characters that do not compress`,
+      });
   }
   // better-auth keys its (database) rate limit by address and path: a path of many 490-character segments.
   const auth = route("/api/auth/[...all]");
   for (const segments of [6, 17, 28]) {
     const path = Array.from({ length: segments }, (_, i) => incompressible(490, 100 + i)).join("/");
     for (const prefix of ["sign-in/email", "callback", "get-session"]) {
-      out.push({ method: prefix === "sign-in/email" ? "POST" : "GET", path: `/api/auth/${prefix}/${path}`, route: auth, label: `auth path of ${segments} segments of 490 characters`, body: prefix === "sign-in/email" ? "{}" : undefined });
+      out.push({
+        method: prefix === "sign-in/email" ? "POST" : "GET",
+        path: `/api/auth/${prefix}/${path}`,
+        route: auth,
+        label: `auth path of ${segments} segments of 490 characters`,
+        body: prefix === "sign-in/email" ? "{}" : undefined,
+      });
     }
   }
   return out;
@@ -808,15 +1051,24 @@ function cursorCases(): Case[] {
   const forged: [string, string][] = [];
   for (const y of years) for (const k of [NO_RUN, "1"]) forged.push([`${y} | ${k.slice(0, 8)}`, b64(`${y}T00:00:00.000Z|${k}`)]);
   for (const k of keys) forged.push([`2024 | key ${JSON.stringify(k.slice(0, 12))}`, b64(`2024-01-01T00:00:00.000Z|${k}`)]);
-  forged.push(["three parts", b64(`2024-01-01T00:00:00.000Z|1|2`)], ["padded", `${b64("2024-01-01T00:00:00.000Z|1")}==`], ["trailing bits", `${b64("2024-01-01T00:00:00.000Z|1")}B`]);
-  forged.push(["tools cursor at 0", b64(JSON.stringify([0, "add"]))], ["tools cursor of a float", b64(JSON.stringify([1.5, "add"]))], ["tools cursor with spaces", b64(JSON.stringify([1, "add"], null, 1))]);
+  forged.push(
+    ["three parts", b64(`2024-01-01T00:00:00.000Z|1|2`)],
+    ["padded", `${b64("2024-01-01T00:00:00.000Z|1")}==`],
+    ["trailing bits", `${b64("2024-01-01T00:00:00.000Z|1")}B`],
+  );
+  forged.push(
+    ["tools cursor at 0", b64(JSON.stringify([0, "add"]))],
+    ["tools cursor of a float", b64(JSON.stringify([1.5, "add"]))],
+    ["tools cursor with spaces", b64(JSON.stringify([1, "add"], null, 1))],
+  );
   const out: Case[] = [];
   for (const [path, pattern, extra] of [
     ["/api/runs", "/api/runs", ""],
     ["/api/audit", "/api/audit", ""],
     ["/api/tools", "/api/tools", "&limit=1"],
   ] as const) {
-    for (const [label, c] of forged) out.push({ method: "GET", path: `${path}?cursor=${c}${extra}`, route: route(pattern), label: `cursor ${label}`, expectStatus: 400 });
+    for (const [label, c] of forged)
+      out.push({ method: "GET", path: `${path}?cursor=${c}${extra}`, route: route(pattern), label: `cursor ${label}`, expectStatus: 400 });
   }
   for (const [label, c] of forged.filter((_, i) => i % 3 === 0)) {
     for (const page of ["/runs", "/audit"]) out.push({ method: "GET", path: `${page}?cursor=${c}`, route: route(page), label: `page cursor ${label}` });
@@ -831,9 +1083,34 @@ function oversizedCases(): Case[] {
     const body = overLimit(Math.round(mb * ONE_MIB));
     for (const chunked of [false, true]) {
       const how = chunked ? "chunked" : "with content-length";
-      out.push({ method: "POST", path: "/api/tools/add/run", route: route("/api/tools/[name]/run"), label: `body of ${mb} MB ${how}`, body, chunked, expectStatus: 413 });
-      out.push({ method: "POST", path: "/api/tools/add/presets", route: route("/api/tools/[name]/presets"), label: `body of ${mb} MB ${how}`, body, chunked, expectStatus: 413 });
-      out.push({ method: "POST", path: "/api/mcp", route: route("/api/mcp"), label: `mcp body of ${mb} MB ${how}`, body, chunked, headers: MCP_HEADERS, expectStatus: 413 });
+      out.push({
+        method: "POST",
+        path: "/api/tools/add/run",
+        route: route("/api/tools/[name]/run"),
+        label: `body of ${mb} MB ${how}`,
+        body,
+        chunked,
+        expectStatus: 413,
+      });
+      out.push({
+        method: "POST",
+        path: "/api/tools/add/presets",
+        route: route("/api/tools/[name]/presets"),
+        label: `body of ${mb} MB ${how}`,
+        body,
+        chunked,
+        expectStatus: 413,
+      });
+      out.push({
+        method: "POST",
+        path: "/api/mcp",
+        route: route("/api/mcp"),
+        label: `mcp body of ${mb} MB ${how}`,
+        body,
+        chunked,
+        headers: MCP_HEADERS,
+        expectStatus: 413,
+      });
     }
   }
   // Refused by the door before any handler reads the body (no credentials): the 401 is read as well.
@@ -845,7 +1122,17 @@ function oversizedCases(): Case[] {
     ["/api/runs/purge", "/api/runs/purge"],
   ] as const) {
     for (const chunked of [false, true]) {
-      out.push({ method: "POST", path, route: route(pattern), label: `body of 10 MB ${chunked ? "chunked" : "with content-length"}, no credentials`, body: big, chunked, headers: { ...(pattern === "/api/mcp" ? MCP_HEADERS : {}), authorization: null }, expectStatus: 401, mustRefuse: true });
+      out.push({
+        method: "POST",
+        path,
+        route: route(pattern),
+        label: `body of 10 MB ${chunked ? "chunked" : "with content-length"}, no credentials`,
+        body: big,
+        chunked,
+        headers: { ...(pattern === "/api/mcp" ? MCP_HEADERS : {}), authorization: null },
+        expectStatus: 401,
+        mustRefuse: true,
+      });
     }
   }
   return out;
@@ -910,7 +1197,9 @@ export function send(base: URL, c: Case, defaults: Record<string, string>, timeo
       return;
     }
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));
-    req.on("error", (err: NodeJS.ErrnoException) => done({ status: 0, contentType: "", body: "", headers: [], error: `${err.code ?? "error"}: ${err.message}` }));
+    req.on("error", (err: NodeJS.ErrnoException) =>
+      done({ status: 0, contentType: "", body: "", headers: [], error: `${err.code ?? "error"}: ${err.message}` }),
+    );
     req.on("response", (res) => {
       const status = res.statusCode ?? 0;
       const contentType = String(res.headers["content-type"] ?? "");
@@ -930,8 +1219,12 @@ export function send(base: URL, c: Case, defaults: Record<string, string>, timeo
         kept += d.length;
       });
       res.on("end", () => done({ status, contentType, headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("aborted", () => done({ status, contentType, headers, body: Buffer.concat(chunks).toString("utf8"), error: "the connection closed in the middle of the answer" }));
-      res.on("error", (err: NodeJS.ErrnoException) => done({ status, contentType, headers, body: Buffer.concat(chunks).toString("utf8"), error: `${err.code ?? "error"} in the answer: ${err.message}` }));
+      res.on("aborted", () =>
+        done({ status, contentType, headers, body: Buffer.concat(chunks).toString("utf8"), error: "the connection closed in the middle of the answer" }),
+      );
+      res.on("error", (err: NodeJS.ErrnoException) =>
+        done({ status, contentType, headers, body: Buffer.concat(chunks).toString("utf8"), error: `${err.code ?? "error"} in the answer: ${err.message}` }),
+      );
     });
     if (body && c.chunked) {
       const step = 64 * 1024;
@@ -973,7 +1266,8 @@ export function shapeProblem(c: Case, a: Answer): string | null {
     return null;
   }
   // better-auth answers its own endpoints with `{message, code}`, and a path it has no endpoint for with a bare 404.
-  if (c.route.pattern === "/api/auth/[...all]" && typeof o.message === "string" && o.message.trim() && (o.code === undefined || typeof o.code === "string")) return null;
+  if (c.route.pattern === "/api/auth/[...all]" && typeof o.message === "string" && o.message.trim() && (o.code === undefined || typeof o.code === "string"))
+    return null;
   // The MCP endpoint speaks JSON-RPC: `{jsonrpc: "2.0", error: {code, message}, id}`.
   if (c.route.pattern === "/api/mcp" && o.jsonrpc === "2.0" && typeof e.code === "number" && typeof e.message === "string" && e.message.trim()) return null;
   return "the 4xx answer lacks the error shape {error: {kind, message}}";
@@ -985,7 +1279,12 @@ export function shapeProblem(c: Case, a: Answer): string | null {
  * than "internal".
  */
 export function mcpCallProblem(a: Answer): string | null {
-  const text = a.contentType.includes("text/event-stream") ? (a.body.split("\n").find((l) => l.startsWith("data: "))?.slice(6) ?? "") : a.body;
+  const text = a.contentType.includes("text/event-stream")
+    ? (a.body
+        .split("\n")
+        .find((l) => l.startsWith("data: "))
+        ?.slice(6) ?? "")
+    : a.body;
   let j: { jsonrpc?: unknown; result?: { isError?: unknown }; error?: { code?: unknown } };
   try {
     j = JSON.parse(text);

@@ -66,13 +66,19 @@ function pngChunk(type, data) {
 }
 /** A valid 4x4 RGB PNG: four coloured quadrants. */
 function tinyPng() {
-  const w = 4, h = 4;
+  const w = 4,
+    h = 4;
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(w, 0);
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // colour type RGB
-  const colours = [[230, 57, 70], [42, 157, 143], [233, 196, 106], [38, 70, 83]];
+  const colours = [
+    [230, 57, 70],
+    [42, 157, 143],
+    [233, 196, 106],
+    [38, 70, 83],
+  ];
   const rows = [];
   for (let y = 0; y < h; y++) {
     const row = [0]; // filter: none
@@ -88,7 +94,8 @@ function tinyPng() {
 }
 /** A valid WAV: 0.1 s of a 440 Hz tone, 8 kHz, 8-bit unsigned mono PCM. */
 function tinyWav() {
-  const rate = 8000, n = 800;
+  const rate = 8000,
+    n = 800;
   const samples = Buffer.alloc(n);
   for (let i = 0; i < n; i++) samples[i] = Math.round(128 + 100 * Math.sin((2 * Math.PI * 440 * i) / rate));
   const h = Buffer.alloc(44);
@@ -426,7 +433,11 @@ const elicitationTool = (name, description, schema, message = "Please answer") =
 /** The conformance suite's fixture tools that ask their client for input (elicitation, sampling). */
 const askingTools = [
   {
-    def: { name: "test_elicitation", description: "Conformance fixture: asks the client for a username and an email (elicitation).", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } },
+    def: {
+      name: "test_elicitation",
+      description: "Conformance fixture: asks the client for a username and an email (elicitation).",
+      inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+    },
     run: async (args, ctx) => {
       const requestedSchema = {
         type: "object",
@@ -439,9 +450,16 @@ const askingTools = [
     },
   },
   {
-    def: { name: "test_sampling", description: "Conformance fixture: asks the client's model to answer a prompt (sampling).", inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] } },
+    def: {
+      name: "test_sampling",
+      description: "Conformance fixture: asks the client's model to answer a prompt (sampling).",
+      inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
+    },
     run: async (args, ctx) => {
-      const r = await askClient(ctx, "sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: String(args.prompt ?? "") } }], maxTokens: 100 });
+      const r = await askClient(ctx, "sampling/createMessage", {
+        messages: [{ role: "user", content: { type: "text", text: String(args.prompt ?? "") } }],
+        maxTokens: 100,
+      });
       if (r.pending) return r.pending;
       const reply = Array.isArray(r.result.content) ? r.result.content : [r.result.content];
       return { content: [text(`LLM response: ${reply.map((c) => (c?.type === "text" ? c.text : `[${c?.type}]`)).join(" ")}`)] };
@@ -461,10 +479,26 @@ const askingTools = [
     type: "object",
     properties: {
       untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
-      titledSingle: { type: "string", oneOf: [{ const: "value1", title: "First Option" }, { const: "value2", title: "Second Option" }, { const: "value3", title: "Third Option" }] },
+      titledSingle: {
+        type: "string",
+        oneOf: [
+          { const: "value1", title: "First Option" },
+          { const: "value2", title: "Second Option" },
+          { const: "value3", title: "Third Option" },
+        ],
+      },
       legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
       untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
-      titledMulti: { type: "array", items: { anyOf: [{ const: "value1", title: "First Choice" }, { const: "value2", title: "Second Choice" }, { const: "value3", title: "Third Choice" }] } },
+      titledMulti: {
+        type: "array",
+        items: {
+          anyOf: [
+            { const: "value1", title: "First Choice" },
+            { const: "value2", title: "Second Choice" },
+            { const: "value3", title: "Third Choice" },
+          ],
+        },
+      },
     },
   }),
 ];
@@ -489,20 +523,33 @@ const conformanceTools = [
   },
   {
     def: { name: "test_embedded_resource", description: "Conformance fixture: returns an embedded resource.", inputSchema: { type: "object", properties: {} } },
-    run: () => ({ content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }] }),
+    run: () => ({
+      content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }],
+    }),
   },
   {
-    def: { name: "test_multiple_content_types", description: "Conformance fixture: returns text, an image and a resource.", inputSchema: { type: "object", properties: {} } },
+    def: {
+      name: "test_multiple_content_types",
+      description: "Conformance fixture: returns text, an image and a resource.",
+      inputSchema: { type: "object", properties: {} },
+    },
     run: () => ({
       content: [
         text("Multiple content types test:"),
         { type: "image", data: PNG_B64, mimeType: "image/png" },
-        { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+        {
+          type: "resource",
+          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
+        },
       ],
     }),
   },
   {
-    def: { name: "test_tool_with_logging", description: "Conformance fixture: sends three log messages while it runs.", inputSchema: { type: "object", properties: {} } },
+    def: {
+      name: "test_tool_with_logging",
+      description: "Conformance fixture: sends three log messages while it runs.",
+      inputSchema: { type: "object", properties: {} },
+    },
     run: async (_args, ctx) => {
       for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
         // ctx.mcpReq.log applies the client's level: logging/setLevel (2025-era), or the request's
@@ -518,11 +565,16 @@ const conformanceTools = [
     run: () => ({ content: [text("This tool intentionally returns an error for testing")], isError: true }),
   },
   {
-    def: { name: "test_tool_with_progress", description: "Conformance fixture: reports progress 0, 50 and 100 of 100.", inputSchema: { type: "object", properties: {} } },
+    def: {
+      name: "test_tool_with_progress",
+      description: "Conformance fixture: reports progress 0, 50 and 100 of 100.",
+      inputSchema: { type: "object", properties: {} },
+    },
     run: async (_args, ctx) => {
       const token = ctx.mcpReq._meta?.progressToken;
       for (const progress of [0, 50, 100]) {
-        if (token !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, total: 100, message: `${progress}%` } });
+        if (token !== undefined)
+          await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, total: 100, message: `${progress}%` } });
         await sleep(50);
       }
       return { content: [text(String(token ?? "no progress token"))] };
@@ -561,7 +613,8 @@ const listChangingTools = [
     },
     run: ({ name }) => {
       checkName(name);
-      if (!prompts.some((p) => p.def.name === name)) prompts.push({ def: { name, description: "Added at run time by add_prompt." }, get: () => [{ role: "user", content: text(`Prompt ${name}.`) }] });
+      if (!prompts.some((p) => p.def.name === name))
+        prompts.push({ def: { name, description: "Added at run time by add_prompt." }, get: () => [{ role: "user", content: text(`Prompt ${name}.`) }] });
       listsChanged("prompts");
       return { content: [text(`added prompt ${name}`)] };
     },
@@ -598,14 +651,19 @@ if (CONFORMANCE) {
     "test://watched-resource": { mimeType: "text/plain", text: "Watched resource content." },
   });
 }
-const TEMPLATES = CONFORMANCE ? [{ uriTemplate: "test://template/{id}/data", name: "template-data", description: "Data of the item {id}.", mimeType: "application/json" }] : [];
+const TEMPLATES = CONFORMANCE
+  ? [{ uriTemplate: "test://template/{id}/data", name: "template-data", description: "Data of the item {id}.", mimeType: "application/json" }]
+  : [];
 const templateRead = (uri) => {
   const m = CONFORMANCE && /^test:\/\/template\/([^/]+)\/data$/.exec(uri);
   return m ? { mimeType: "application/json", text: JSON.stringify({ id: m[1], templateTest: true, data: `Data for ID: ${m[1]}` }) } : undefined;
 };
 const prompts = CONFORMANCE
   ? [
-      { def: { name: "test_simple_prompt", description: "A simple prompt without arguments." }, get: () => [{ role: "user", content: text("This is a simple prompt for testing.") }] },
+      {
+        def: { name: "test_simple_prompt", description: "A simple prompt without arguments." },
+        get: () => [{ role: "user", content: text("This is a simple prompt for testing.") }],
+      },
       {
         def: {
           name: "test_prompt_with_arguments",
@@ -619,13 +677,26 @@ const prompts = CONFORMANCE
         complete: { arg1: ["paris", "park", "party"], arg2: ["red", "green"] },
       },
       {
-        def: { name: "test_prompt_with_embedded_resource", description: "A prompt with an embedded resource.", arguments: [{ name: "resourceUri", description: "URI of the resource", required: true }] },
+        def: {
+          name: "test_prompt_with_embedded_resource",
+          description: "A prompt with an embedded resource.",
+          arguments: [{ name: "resourceUri", description: "URI of the resource", required: true }],
+        },
         get: ({ resourceUri }) => [
-          { role: "user", content: { type: "resource", resource: { uri: String(resourceUri), mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+          {
+            role: "user",
+            content: { type: "resource", resource: { uri: String(resourceUri), mimeType: "text/plain", text: "Embedded resource content for testing." } },
+          },
           { role: "user", content: text("Please process the embedded resource above.") },
         ],
       },
-      { def: { name: "test_prompt_with_image", description: "A prompt with an image." }, get: () => [{ role: "user", content: { type: "image", data: PNG_B64, mimeType: "image/png" } }, { role: "user", content: text("Please analyze the image above.") }] },
+      {
+        def: { name: "test_prompt_with_image", description: "A prompt with an image." },
+        get: () => [
+          { role: "user", content: { type: "image", data: PNG_B64, mimeType: "image/png" } },
+          { role: "user", content: text("Please analyze the image above.") },
+        ],
+      },
     ]
   : [];
 
@@ -647,7 +718,9 @@ function createServer(context) {
   const server = new Server(
     { name: "tool-studio-example", version: "1.0.0", title: "Tool Studio example server" },
     {
-      capabilities: CONFORMANCE ? { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } : { tools: { listChanged: true }, resources: {} },
+      capabilities: CONFORMANCE
+        ? { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} }
+        : { tools: { listChanged: true }, resources: {} },
       instructions: "An example server that exercises Tool Studio.",
     },
   );

@@ -36,7 +36,8 @@ describe("AUDIT_ACTIONS", () => {
   const written = writtenActions();
 
   it("finds the actions the code writes (the scan works)", () => {
-    for (const a of ["run", "auth.sign-in", "auth.sign-out-everywhere", "user.create", "prompt.get", "purge.preview", "server.oauth.signout", "mcp.refused"]) expect(written.has(a), a).toBe(true);
+    for (const a of ["run", "auth.sign-in", "auth.sign-out-everywhere", "user.create", "prompt.get", "purge.preview", "server.oauth.signout", "mcp.refused"])
+      expect(written.has(a), a).toBe(true);
   });
 
   it("lists every action written anywhere", () => {

@@ -88,10 +88,35 @@ import { encodeKeyset, decodeKeyset } from "../http/cursor";
 
 /** Every action the studio writes, a closed list (the audit page's filter; lib/audit/actions.test.ts checks it against the code). */
 export const AUDIT_ACTIONS = [
-  "run", "run.input", "config.change", "server.add", "server.remove", "server.enable", "server.disable", "server.oauth.signin", "server.oauth.signout",
-  "resource.read", "prompt.get", "mcp.refused", "export", "purge", "purge.preview", "shape.change", "tool.adopt-output-schema",
-  "auth.sign-in", "auth.sign-in-failed", "auth.sign-out", "auth.sign-out-everywhere",
-  "user.create", "user.update", "user.role", "user.delete", "user.sign-out-everywhere", "user.password-change", "token.create", "token.revoke",
+  "run",
+  "run.input",
+  "config.change",
+  "server.add",
+  "server.remove",
+  "server.enable",
+  "server.disable",
+  "server.oauth.signin",
+  "server.oauth.signout",
+  "resource.read",
+  "prompt.get",
+  "mcp.refused",
+  "export",
+  "purge",
+  "purge.preview",
+  "shape.change",
+  "tool.adopt-output-schema",
+  "auth.sign-in",
+  "auth.sign-in-failed",
+  "auth.sign-out",
+  "auth.sign-out-everywhere",
+  "user.create",
+  "user.update",
+  "user.role",
+  "user.delete",
+  "user.sign-out-everywhere",
+  "user.password-change",
+  "token.create",
+  "token.revoke",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -412,7 +437,16 @@ export class AuditLog {
         if (r.prevHash !== prevHash) {
           return bad(r.seq, `prevHash does not match the hash of entry #${r.seq - 1n} (an entry before it was removed, replaced or re-hashed)`);
         }
-        const computed = entryHash({ seq: r.seq, at: r.at, actor: r.actor, action: r.action, target: r.target, detail: r.detail, fromAddr: r.fromAddr, prevHash: r.prevHash });
+        const computed = entryHash({
+          seq: r.seq,
+          at: r.at,
+          actor: r.actor,
+          action: r.action,
+          target: r.target,
+          detail: r.detail,
+          fromAddr: r.fromAddr,
+          prevHash: r.prevHash,
+        });
         if (computed !== r.hash) return bad(r.seq, "hash mismatch: the entry was changed after it was written");
         if (checkpoint && Number(r.seq) === checkpoint.seq && r.hash !== checkpoint.hash) {
           return bad(r.seq, "hash differs from the saved checkpoint (the chain was rewritten from here or earlier)");
@@ -569,7 +603,11 @@ const AUDIT_TX_OPTIONS_DEFAULT_LEVEL = { maxWait: 20_000, timeout: 20_000 } as c
  * Writes entries at the end of the chain inside `tx`: the append lock (held to commit) and the
  * chain head in one call, one INSERT. Returns the entries as stored, in the order given.
  */
-async function writeEntries(sql: SqlClient, batch: NormalizedAppend[], commitWith: TxClient["commitWith"] = (text, params) => sql.exec(text, params)): Promise<AuditEntry[]> {
+async function writeEntries(
+  sql: SqlClient,
+  batch: NormalizedAppend[],
+  commitWith: TxClient["commitWith"] = (text, params) => sql.exec(text, params),
+): Promise<AuditEntry[]> {
   // The lock, then the head read after it (one round trip: migration *_audit_lock_head). The
   // database's clock, so entries from several processes share one; never before the previous
   // entry's time, so newest-first by time is also chain order.
@@ -590,7 +628,17 @@ async function writeEntries(sql: SqlClient, batch: NormalizedAppend[], commitWit
     const n = params.length;
     rows.push(`($${n + 1}::bigint, $${n + 2}::timestamptz, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}::jsonb, $${n + 7}, $${n + 8}, $${n + 9})`);
     params.push(seq.toString(), at.toISOString(), e.actor, e.action, e.target, e.detail === null ? null : JSON.stringify(e.detail), e.from, prevHash, hash);
-    entries.push({ seq: bigintToNumber(seq), at: at.toISOString(), actor: e.actor, action: e.action, target: e.target, detail: e.detail, from: e.from, prevHash, hash });
+    entries.push({
+      seq: bigintToNumber(seq),
+      at: at.toISOString(),
+      actor: e.actor,
+      action: e.action,
+      target: e.target,
+      detail: e.detail,
+      from: e.from,
+      prevHash,
+      hash,
+    });
     prevHash = hash;
   }
   // One multi-row INSERT; the entries are returned as written (the hash covers exactly these values).

@@ -81,7 +81,11 @@ describe("secrets", () => {
 describe("the door", () => {
   const who = (role: Principal["role"]): Principal => ({ via: "token", role, userId: "u", actor: "u@example.com", name: "U", tokenId: "t", tokenName: "t" });
   const deps = (id: Identification): DoorDeps => ({ guard: guardConfigFromEnv({}), identify: async () => id });
-  const req = (method: string, pathname: string, headers: Record<string, string> = {}) => ({ method, pathname, headers: new Headers({ host: "127.0.0.1:3000", ...headers }) });
+  const req = (method: string, pathname: string, headers: Record<string, string> = {}) => ({
+    method,
+    pathname,
+    headers: new Headers({ host: "127.0.0.1:3000", ...headers }),
+  });
 
   it("401 for anonymous callers, even on paths that do not exist", async () => {
     expect(await passDoor(req("GET", "/api/tools"), deps({ principal: null }))).toMatchObject({ admit: false, kind: "unauthenticated" });
@@ -89,7 +93,10 @@ describe("the door", () => {
     expect(await passDoor(req("GET", "/runs"), deps({ principal: null }))).toMatchObject({ kind: "unauthenticated", page: true });
   });
   it("says why a token was refused", async () => {
-    expect(await passDoor(req("GET", "/api/tools"), deps({ principal: null, problem: "expired", message: "The API token \"ci\" expired" }))).toMatchObject({ kind: "unauthenticated", message: expect.stringMatching(/expired/) });
+    expect(await passDoor(req("GET", "/api/tools"), deps({ principal: null, problem: "expired", message: 'The API token "ci" expired' }))).toMatchObject({
+      kind: "unauthenticated",
+      message: expect.stringMatching(/expired/),
+    });
   });
   it("403 when the role is too low, naming the role needed", async () => {
     const a = await passDoor(req("POST", "/api/servers"), deps({ principal: who("runner") }));
@@ -105,7 +112,9 @@ describe("the door", () => {
   });
   it("a foreign Host or a cross-site write is refused before anything else", async () => {
     expect(await passDoor(req("GET", "/api/tools", { host: "evil.example" }), deps({ principal: who("admin") }))).toMatchObject({ kind: "forbidden" });
-    expect(await passDoor(req("POST", "/api/tools/add/run", { origin: "https://evil.example" }), deps({ principal: who("admin") }))).toMatchObject({ kind: "forbidden" });
+    expect(await passDoor(req("POST", "/api/tools/add/run", { origin: "https://evil.example" }), deps({ principal: who("admin") }))).toMatchObject({
+      kind: "forbidden",
+    });
     expect(await passDoor(req("GET", "/sign-in", { host: "evil.example" }), deps({ principal: null }))).toMatchObject({ kind: "forbidden" });
   });
 });

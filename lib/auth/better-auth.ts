@@ -126,13 +126,24 @@ export function createAuth(o: AuthOptions) {
           const wait = await attempts.begin(email, who(ctx.headers).ip);
           if (wait > 0) {
             await emit({ type: "sign-in.failed", email, reason: "too many failed sign-ins for this account from this address", ...who(ctx.headers) });
-            throw new APIError("TOO_MANY_REQUESTS", { message: `Too many failed sign-ins for this account from this address. Try again in ${wait} s.` }, { "Retry-After": String(wait), "X-Retry-After": String(wait) });
+            throw new APIError(
+              "TOO_MANY_REQUESTS",
+              { message: `Too many failed sign-ins for this account from this address. Try again in ${wait} s.` },
+              { "Retry-After": String(wait), "X-Retry-After": String(wait) },
+            );
           }
           return;
         }
         if (ctx.path !== "/sign-out" && ctx.path !== "/revoke-sessions") return;
         const session = await getSessionFromCtx(ctx).catch(() => null);
-        if (session) await emit({ type: "sign-out", userId: session.user.id, email: session.user.email, everywhere: ctx.path === "/revoke-sessions", ...who(ctx.headers) });
+        if (session)
+          await emit({
+            type: "sign-out",
+            userId: session.user.id,
+            email: session.user.email,
+            everywhere: ctx.path === "/revoke-sessions",
+            ...who(ctx.headers),
+          });
       }),
       after: createAuthMiddleware(async (ctx) => {
         if (ctx.path === "/change-password") {

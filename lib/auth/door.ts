@@ -31,7 +31,13 @@ const isPagePath = (pathname: string) => !pathname.startsWith("/api/");
 export async function passDoor(req: DoorRequest, deps: DoorDeps): Promise<DoorAnswer> {
   const page = isPagePath(req.pathname);
   const refused = checkRequest(
-    { method: req.method, pathname: req.pathname, host: req.headers.get("host"), origin: req.headers.get("origin"), secFetchSite: req.headers.get("sec-fetch-site") },
+    {
+      method: req.method,
+      pathname: req.pathname,
+      host: req.headers.get("host"),
+      origin: req.headers.get("origin"),
+      secFetchSite: req.headers.get("sec-fetch-site"),
+    },
     deps.guard,
   );
   if (refused) return { admit: false, kind: "forbidden", message: refused, page };
@@ -51,7 +57,12 @@ export async function passDoor(req: DoorRequest, deps: DoorDeps): Promise<DoorAn
     return { admit: false, kind: "method_not_allowed", message: `${req.method} is not allowed here (allowed: ${allow}).`, page, allow };
   }
   if (!roleAtLeast(who.principal.role, access)) {
-    return { admit: false, kind: "forbidden", message: `This needs the ${access} role; you are signed in as ${who.principal.actor} with the ${who.principal.role} role.`, page };
+    return {
+      admit: false,
+      kind: "forbidden",
+      message: `This needs the ${access} role; you are signed in as ${who.principal.actor} with the ${who.principal.role} role.`,
+      page,
+    };
   }
   return { admit: true, principal: who.principal, route };
 }

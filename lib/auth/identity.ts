@@ -53,7 +53,16 @@ export class Identity {
     if (!this.auth_ || this.auth_.key !== key) {
       this.auth_ = {
         key,
-        auth: createAuth({ prisma: this.o.prisma, secret: this.o.secret, baseURL: this.o.baseURL, trustedOrigins: this.o.trustedOrigins, oidc, signInLimit: this.o.signInLimit, accountBackoff: this.o.signInBackoff, onEvent: this.o.onEvent }),
+        auth: createAuth({
+          prisma: this.o.prisma,
+          secret: this.o.secret,
+          baseURL: this.o.baseURL,
+          trustedOrigins: this.o.trustedOrigins,
+          oidc,
+          signInLimit: this.o.signInLimit,
+          accountBackoff: this.o.signInBackoff,
+          onEvent: this.o.onEvent,
+        }),
       };
     }
     return this.auth_.auth;
@@ -152,7 +161,10 @@ export function publicBaseUrl(env: Record<string, string | undefined> = process.
 export function trustedOrigins(env: Record<string, string | undefined> = process.env): string[] {
   const port = env.PORT || "3000";
   const out = new Set([publicBaseUrl(env), `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]);
-  for (const h of (env.STUDIO_ALLOWED_HOSTS ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const h of (env.STUDIO_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     out.add(`http://${h}:${port}`);
     out.add(`https://${h}`);
   }

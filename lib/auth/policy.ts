@@ -6,7 +6,10 @@ import { higherRole, type Role } from "./roles";
  * Who may run a tool: the runtime config's `runPolicy` rules (by tool name or glob, source, or
  * annotation). The highest role among the matching rules is required; runner when none match.
  */
-export function requiredRunRole(spec: Pick<ToolSpec, "name" | "source" | "annotations">, rules: readonly RunPolicyRuleConfig[]): { role: Role; rule: RunPolicyRuleConfig | null } {
+export function requiredRunRole(
+  spec: Pick<ToolSpec, "name" | "source" | "annotations">,
+  rules: readonly RunPolicyRuleConfig[],
+): { role: Role; rule: RunPolicyRuleConfig | null } {
   let role: Role = "runner";
   let rule: RunPolicyRuleConfig | null = null;
   for (const r of rules) {
@@ -29,7 +32,15 @@ function ruleMatches(r: RunPolicyRuleConfig, spec: Pick<ToolSpec, "name" | "sour
 
 /** `*` any run of characters, `?` one character; everything else literal; whole string. */
 export function globMatch(glob: string, value: string): boolean {
-  const re = new RegExp("^" + glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$", "su");
+  const re = new RegExp(
+    "^" +
+      glob
+        .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+        .replace(/\*/g, ".*")
+        .replace(/\?/g, ".") +
+      "$",
+    "su",
+  );
   return re.test(value);
 }
 

@@ -147,9 +147,7 @@ interface Compiled {
 
 const compiled: Compiled[] = ROUTES.map((route) => {
   const segs = route.pattern.split("/").filter(Boolean);
-  const re = segs
-    .map((s) => (s.startsWith("[...") ? "(?:/.+)" : s.startsWith("[") ? "/[^/]+" : "/" + s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("");
+  const re = segs.map((s) => (s.startsWith("[...") ? "(?:/.+)" : s.startsWith("[") ? "/[^/]+" : "/" + s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
   return { route, re: new RegExp(`^${re || "/"}/?$`), specificity: segs.filter((s) => !s.startsWith("[")).length * 100 - segs.length };
 }).sort((a, b) => b.specificity - a.specificity);
 

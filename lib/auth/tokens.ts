@@ -40,7 +40,18 @@ export class TokenInputError extends StudioError {
   }
 }
 
-type Row = { id: string; userId: string; name: string; role: string; prefix: string; createdAt: Date; expiresAt: Date | null; lastUsedAt: Date | null; revokedAt: Date | null; user?: { email: string } };
+type Row = {
+  id: string;
+  userId: string;
+  name: string;
+  role: string;
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  user?: { email: string };
+};
 
 function toInfo(r: Row, now = new Date()): TokenInfo {
   return {
@@ -86,7 +97,11 @@ export class TokenStore {
   }
 
   /** Creates a token for a user; the returned `token` is the only time it is ever seen. */
-  async create(owner: { id: string; role: Role }, input: { name: string; role?: Role; expiresAt?: Date | null }, now = new Date()): Promise<{ token: string; info: TokenInfo }> {
+  async create(
+    owner: { id: string; role: Role },
+    input: { name: string; role?: Role; expiresAt?: Date | null },
+    now = new Date(),
+  ): Promise<{ token: string; info: TokenInfo }> {
     const name = input.name.trim();
     if (!name || name.length > NAME_MAX) throw new TokenInputError("/name", `must be 1 to ${NAME_MAX} characters`);
     const role = input.role ?? owner.role;
@@ -94,7 +109,15 @@ export class TokenStore {
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new TokenInputError("/expiresAt", "must be in the future");
     const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
     const row = await this.prisma.apiToken.create({
-      data: { id: randomUUID(), userId: owner.id, name, role, hash: sha256Hex(token), prefix: token.slice(0, TOKEN_PREFIX.length + 6), expiresAt: input.expiresAt ?? null },
+      data: {
+        id: randomUUID(),
+        userId: owner.id,
+        name,
+        role,
+        hash: sha256Hex(token),
+        prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+        expiresAt: input.expiresAt ?? null,
+      },
     });
     return { token, info: toInfo(row, now) };
   }

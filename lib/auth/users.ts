@@ -61,15 +61,22 @@ export class UserAdmin {
   async create(input: { email: string; name?: string; password: string; role: Role }): Promise<UserInfo> {
     const email = normalizeEmail(input.email);
     checkPassword(input.password);
-    if (await this.prisma.user.findUnique({ where: { email } })) throw new UserInputError("conflict", "/email", `A user with the email ${email} already exists.`);
+    if (await this.prisma.user.findUnique({ where: { email } }))
+      throw new UserInputError("conflict", "/email", `A user with the email ${email} already exists.`);
     const ctx = await this.auth().$context;
-    const user = await ctx.internalAdapter.createUser({ email, name: input.name?.trim() || email.split("@")[0]!, emailVerified: true, role: input.role }, { method: "admin" });
+    const user = await ctx.internalAdapter.createUser(
+      { email, name: input.name?.trim() || email.split("@")[0]!, emailVerified: true, role: input.role },
+      { method: "admin" },
+    );
     await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await ctx.password.hash(input.password) });
     return (await this.get(user.id))!;
   }
 
   /** Changes role, name, email or password; `changes` says what changed, for the audit log. */
-  async update(id: string, patch: { role?: Role; name?: string; email?: string; password?: string }): Promise<{ user: UserInfo; before: UserInfo; changes: string[] }> {
+  async update(
+    id: string,
+    patch: { role?: Role; name?: string; email?: string; password?: string },
+  ): Promise<{ user: UserInfo; before: UserInfo; changes: string[] }> {
     const before = await this.get(id);
     if (!before) throw new UserInputError("not_found", "", `No user with id ${id}.`);
     const changes: string[] = [];
@@ -138,10 +145,23 @@ export class UserAdmin {
 /** What a UserInfo needs besides the user row: sign-in methods, live sessions and tokens. */
 const withCounts = (now: Date) => ({
   accounts: { select: { providerId: true } },
-  _count: { select: { sessions: { where: { expiresAt: { gt: now } } }, apiTokens: { where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } } } },
+  _count: {
+    select: {
+      sessions: { where: { expiresAt: { gt: now } } },
+      apiTokens: { where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } },
+    },
+  },
 });
 
-function toUserInfo(u: { id: string; email: string; name: string; role: string; createdAt: Date; accounts: { providerId: string }[]; _count: { sessions: number; apiTokens: number } }): UserInfo {
+function toUserInfo(u: {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  createdAt: Date;
+  accounts: { providerId: string }[];
+  _count: { sessions: number; apiTokens: number };
+}): UserInfo {
   return {
     id: u.id,
     email: u.email,

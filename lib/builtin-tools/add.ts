@@ -42,11 +42,9 @@ export const addTool = defineTool({
     }
     const sum = a + b;
     if (!Number.isSafeInteger(sum)) {
-      throw new ToolError(
-        "invalid_args",
-        `The sum of ${a} and ${b} is beyond ±9007199254740991 (Number.MAX_SAFE_INTEGER) and cannot be represented exactly.`,
-        { fields: [{ path: "", message: "the sum overflows the safe integer range" }] },
-      );
+      throw new ToolError("invalid_args", `The sum of ${a} and ${b} is beyond ±9007199254740991 (Number.MAX_SAFE_INTEGER) and cannot be represented exactly.`, {
+        fields: [{ path: "", message: "the sum overflows the safe integer range" }],
+      });
     }
     return structured({ sum });
   },

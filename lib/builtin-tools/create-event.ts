@@ -4,11 +4,52 @@ import { ToolError, type FieldError } from "../tools/errors";
 import { structured, type EmbeddedResource } from "../tools/output";
 
 export const COUNTRIES = [
-  "Argentina", "Australia", "Austria", "Belgium", "Brazil", "Canada", "Chile", "China", "Colombia", "Czechia",
-  "Denmark", "Egypt", "Finland", "France", "Germany", "Greece", "India", "Indonesia", "Ireland", "Israel",
-  "Italy", "Japan", "Kenya", "Mexico", "Morocco", "Netherlands", "New Zealand", "Nigeria", "Norway", "Philippines",
-  "Poland", "Portugal", "Singapore", "South Africa", "South Korea", "Spain", "Sweden", "Switzerland", "Thailand",
-  "Turkey", "Ukraine", "United Arab Emirates", "United Kingdom", "United States", "Vietnam", "Other",
+  "Argentina",
+  "Australia",
+  "Austria",
+  "Belgium",
+  "Brazil",
+  "Canada",
+  "Chile",
+  "China",
+  "Colombia",
+  "Czechia",
+  "Denmark",
+  "Egypt",
+  "Finland",
+  "France",
+  "Germany",
+  "Greece",
+  "India",
+  "Indonesia",
+  "Ireland",
+  "Israel",
+  "Italy",
+  "Japan",
+  "Kenya",
+  "Mexico",
+  "Morocco",
+  "Netherlands",
+  "New Zealand",
+  "Nigeria",
+  "Norway",
+  "Philippines",
+  "Poland",
+  "Portugal",
+  "Singapore",
+  "South Africa",
+  "South Korea",
+  "Spain",
+  "Sweden",
+  "Switzerland",
+  "Thailand",
+  "Turkey",
+  "Ukraine",
+  "United Arab Emirates",
+  "United Kingdom",
+  "United States",
+  "Vietnam",
+  "Other",
 ] as const;
 
 const PRIORITY_TO_ICS = { urgent: 1, high: 3, normal: 5, low: 9 } as const;
@@ -40,7 +81,11 @@ export function parseDateTime(s: string): ParsedDateTime | null {
   const m = DATE_TIME.exec(s);
   if (!m) return null;
   const [, y, mo, d, h, mi, sec = "0", frac = "", tz] = m;
-  const year = +y, month = +mo, day = +d, hour = +h, minute = +mi;
+  const year = +y,
+    month = +mo,
+    day = +d,
+    hour = +h,
+    minute = +mi;
   let second = +sec;
   if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
   if (hour > 23 || minute > 59 || second > 60) return null;
@@ -49,7 +94,8 @@ export function parseDateTime(s: string): ParsedDateTime | null {
   if (tz && tz.toUpperCase() !== "Z") {
     const sign = tz[0] === "-" ? -1 : 1;
     const digits = tz.slice(1).replace(":", "");
-    const oh = +digits.slice(0, 2), om = +digits.slice(2);
+    const oh = +digits.slice(0, 2),
+      om = +digits.slice(2);
     if (oh > 23 || om > 59) return null;
     offsetMinutes = sign * (oh * 60 + om);
   }
@@ -79,14 +125,16 @@ const icsDateTime = (epochMs: number) => formatWithOffset(epochMs, 0).replace(/[
 
 /** Escapes a TEXT value (RFC 5545 §3.3.11). */
 export function escapeIcsText(s: string): string {
-  return s
-    .replace(/\r\n?/g, "\n")
-    // eslint-disable-next-line no-control-regex -- RFC 5545 TEXT may not hold control characters (newlines are kept, escaped below)
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
-    .replace(/\\/g, "\\\\")
-    .replace(/;/g, "\\;")
-    .replace(/,/g, "\\,")
-    .replace(/\n/g, "\\n");
+  return (
+    s
+      .replace(/\r\n?/g, "\n")
+      // eslint-disable-next-line no-control-regex -- RFC 5545 TEXT may not hold control characters (newlines are kept, escaped below)
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+      .replace(/\\/g, "\\\\")
+      .replace(/;/g, "\\;")
+      .replace(/,/g, "\\,")
+      .replace(/\n/g, "\\n")
+  );
 }
 
 /** A parameter value, quoted when it holds : ; or , (double quotes are not allowed inside). */
@@ -171,7 +219,8 @@ export const createEventTool = defineTool({
         title: "Start",
         format: "date-time",
         // The form's date-time widget takes a local time without an offset and sends it in UTC: the help says so.
-        description: "When it starts. In the form: your local date and time (sent in UTC). Through the API: RFC 3339 with any offset, e.g. 2026-05-04T09:30:00+02:00 (startLocal keeps it).",
+        description:
+          "When it starts. In the form: your local date and time (sent in UTC). Through the API: RFC 3339 with any offset, e.g. 2026-05-04T09:30:00+02:00 (startLocal keeps it).",
         examples: ["2026-05-04T09:30:00+02:00"],
       },
       durationMinutes: { type: "integer", title: "Duration (minutes)", minimum: 5, maximum: 10_080, default: 60 },
@@ -294,8 +343,24 @@ export const createEventTool = defineTool({
       warnings: { type: "array", items: { type: "string" } },
     },
     required: [
-      "slug", "uid", "title", "start", "end", "startLocal", "endLocal", "durationMinutes", "venue",
-      "attendeeCount", "roles", "organizer", "invitations", "priority", "notify", "tags", "icsUri", "warnings",
+      "slug",
+      "uid",
+      "title",
+      "start",
+      "end",
+      "startLocal",
+      "endLocal",
+      "durationMinutes",
+      "venue",
+      "attendeeCount",
+      "roles",
+      "organizer",
+      "invitations",
+      "priority",
+      "notify",
+      "tags",
+      "icsUri",
+      "warnings",
     ],
     additionalProperties: false,
   },
@@ -362,7 +427,8 @@ export const createEventTool = defineTool({
     if (withoutEmail.length) {
       warnings.push(
         `${withoutEmail.length} attendee${withoutEmail.length === 1 ? " has" : "s have"} no email and cannot be invited: ` +
-          withoutEmail.map((p) => p.name).join(", ") + ".",
+          withoutEmail.map((p) => p.name).join(", ") +
+          ".",
       );
     }
     const invite = notify && Boolean(organizer);
@@ -373,7 +439,10 @@ export const createEventTool = defineTool({
 
     // Identity.
     const slug = `${formatWithOffset(startMs, parsed.offsetMinutes).slice(0, 10)}-${slugify(title)}`;
-    const hash = createHash("sha256").update(JSON.stringify([title.trim(), startMs, location])).digest("hex").slice(0, 16);
+    const hash = createHash("sha256")
+      .update(JSON.stringify([title.trim(), startMs, location]))
+      .digest("hex")
+      .slice(0, 16);
     const uid = `${slug}-${hash}@tool-studio`;
     const icsUri = `event://${slug}.ics`;
 
@@ -404,14 +473,15 @@ export const createEventTool = defineTool({
       `PRIORITY:${PRIORITY_TO_ICS[priority]}`,
       ...(tags.length ? [`CATEGORIES:${tags.map(escapeIcsText).join(",")}`] : []),
       ...(organizer ? [`ORGANIZER;CN=${icsParam(organizer.name)}:mailto:${organizer.email}`] : []),
-      ...invited.map((p) =>
-        [
-          "ATTENDEE",
-          `CN=${icsParam(p.name)}`,
-          `ROLE=${ROLE_TO_ICS[p.role ?? "attendee"]}`,
-          "PARTSTAT=NEEDS-ACTION",
-          `RSVP=${invite ? "TRUE" : "FALSE"}`,
-        ].join(";") + `:mailto:${p.email}`,
+      ...invited.map(
+        (p) =>
+          [
+            "ATTENDEE",
+            `CN=${icsParam(p.name)}`,
+            `ROLE=${ROLE_TO_ICS[p.role ?? "attendee"]}`,
+            "PARTSTAT=NEEDS-ACTION",
+            `RSVP=${invite ? "TRUE" : "FALSE"}`,
+          ].join(";") + `:mailto:${p.email}`,
       ),
       "STATUS:CONFIRMED",
       "SEQUENCE:0",

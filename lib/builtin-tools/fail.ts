@@ -20,7 +20,7 @@ export const failTool = defineTool({
   title: "Fail on purpose",
   description:
     "Always fails, with the error kind you choose, to see how failures are reported, stored and shown. " +
-    "`mode: \"throw\"` raises a tool error of that kind with your message; `mode: \"crash\"` throws an unexpected " +
+    '`mode: "throw"` raises a tool error of that kind with your message; `mode: "crash"` throws an unexpected ' +
     "plain error instead, which is reported as kind `other` with a generic message while the real text is kept " +
     "for operators only.",
   inputSchema: {

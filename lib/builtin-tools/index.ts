@@ -36,7 +36,13 @@ export interface BuiltinDeps {
 /** All built-in tools, including those that deliver to the outbox or read the registry. */
 export function createBuiltinSource(deps: BuiltinDeps): ToolSourceProvider {
   const byConfig = new WeakMap<RuntimeConfig, RegisteredTool[]>();
-  const tools = [...builtinTools, createSendMessageTool(deps.outbox), createNotifyGroupTool(deps.outbox), createDescribeTool(deps.listTools), createClearOutboxTool(deps.outbox)];
+  const tools = [
+    ...builtinTools,
+    createSendMessageTool(deps.outbox),
+    createNotifyGroupTool(deps.outbox),
+    createDescribeTool(deps.listTools),
+    createClearOutboxTool(deps.outbox),
+  ];
   return {
     id: "builtin",
     // Triggers follow the config, so edits show at once; the list is made once per config (the

@@ -53,7 +53,7 @@ export const jsonQueryTool = defineTool({
   description:
     "Queries or transforms a JSON document with a JSONata expression (https://jsonata.org) and returns `{ result }`. " +
     "Use it to pick fields (`orders.items.sku`), filter (`orders[total > 100]`), aggregate (`$sum(orders.total)`), " +
-    "sort, group and reshape data (`orders.{ \"id\": id, \"n\": $count(items) }`). Runs locally with no network access; " +
+    'sort, group and reshape data (`orders.{ "id": id, "n": $count(items) }`). Runs locally with no network access; ' +
     "evaluation stops after 8 seconds.",
   inputSchema: {
     type: "object",
@@ -61,7 +61,14 @@ export const jsonQueryTool = defineTool({
       data: {
         title: "Data",
         description: "The JSON document to query: any JSON value. Omit it to evaluate the expression without input.",
-        examples: [{ orders: [{ id: 1, total: 120 }, { id: 2, total: 35 }] }],
+        examples: [
+          {
+            orders: [
+              { id: 1, total: 120 },
+              { id: 2, total: 35 },
+            ],
+          },
+        ],
       },
       expression: {
         type: "string",
@@ -103,11 +110,9 @@ export const jsonQueryTool = defineTool({
       return { content: [text(`null\n\n${note}`)], structuredContent: { result: null, note } };
     }
     if (isJsonataFunction(value)) {
-      throw new ToolError(
-        "invalid_args",
-        "The expression evaluates to a function, which is not JSON. Call it, e.g. `$sum(values)` rather than `$sum`.",
-        { fields: [{ path: "/expression", message: "evaluates to a function" }] },
-      );
+      throw new ToolError("invalid_args", "The expression evaluates to a function, which is not JSON. Call it, e.g. `$sum(values)` rather than `$sum`.", {
+        fields: [{ path: "/expression", message: "evaluates to a function" }],
+      });
     }
     const compact = toJsonText(value) ?? "null";
     if (compact.length > JSON_QUERY_LIMITS.maxResultChars) {
@@ -119,9 +124,7 @@ export const jsonQueryTool = defineTool({
     // Round-trip so the structured result is plain JSON (no JSONata sequence flags, functions or NaN).
     const result: unknown = JSON.parse(compact);
     const note =
-      typeof value === "number" && !Number.isFinite(value)
-        ? "The expression evaluated to a non-finite number, which JSON represents as null."
-        : undefined;
+      typeof value === "number" && !Number.isFinite(value) ? "The expression evaluated to a non-finite number, which JSON represents as null." : undefined;
     let pretty = toJsonText(result, 2) ?? "null";
     if (pretty.length > JSON_QUERY_LIMITS.maxTextChars) {
       pretty = `${pretty.slice(0, JSON_QUERY_LIMITS.maxTextChars)}\n… (text truncated; the full result is in the structured content)`;

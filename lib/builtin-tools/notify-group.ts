@@ -31,7 +31,9 @@ export function createNotifyGroupTool(outbox: OutboxStore) {
     domains: {
       group_member: (ctx) => {
         const chosen = typeof ctx.siblings.group === "string" ? ctx.siblings.group : undefined;
-        const groups = ctx.config.groups.filter((g) => (chosen ? g.name === chosen : ctx.config.agents.find((a) => a.alias === ctx.agent)?.groups.includes(g.name)));
+        const groups = ctx.config.groups.filter((g) =>
+          chosen ? g.name === chosen : ctx.config.agents.find((a) => a.alias === ctx.agent)?.groups.includes(g.name),
+        );
         const seen = new Map<string, { value: string; hint: string }>();
         for (const g of groups) for (const m of g.members) if (!seen.has(m)) seen.set(m, { value: m, hint: `member of ${g.name}` });
         return [...seen.values()].sort((a, b) => a.value.localeCompare(b.value));

@@ -15,8 +15,14 @@ const name = z.string().trim().min(1).max(120);
 export const channelRef = z.string().regex(/^[a-z0-9_-]+\.[A-Za-z0-9_.-]+$/, "must be a channel reference `type.alias`, e.g. `slack.ops`");
 
 export const Channel = z.strictObject({
-  type: z.string().regex(/^[a-z0-9_-]+$/, "must be lowercase letters, digits, _ or -").describe("Channel type, e.g. slack, telegram, email."),
-  alias: z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _, . or -").describe("Name of this channel within its type."),
+  type: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/, "must be lowercase letters, digits, _ or -")
+    .describe("Channel type, e.g. slack, telegram, email."),
+  alias: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _, . or -")
+    .describe("Name of this channel within its type."),
   enabled: z.boolean().default(true),
   description: z.string().optional(),
   peers: z.array(name).default([]).describe("Who can be reached on this channel: peer agent aliases or external `@user` peers."),
@@ -46,7 +52,9 @@ export const MemoryCategory = z.strictObject({ name, description: z.string().opt
 const mcpNamespace = z
   .boolean()
   .optional()
-  .describe("false: offer this server's tools under their own names instead of `<server>__<tool>` (a name an earlier source already has stays with that source, and the clash is reported).");
+  .describe(
+    "false: offer this server's tools under their own names instead of `<server>__<tool>` (a name an earlier source already has stays with that source, and the clash is reported).",
+  );
 
 /**
  * Bounds of an `mcpServers` entry, checked before anything is written (config, database, process):
@@ -110,7 +118,15 @@ function bounded<V extends z.ZodType>(key: z.ZodString, value: V, max: number) {
 const timeoutMs = z.number().int().positive().max(L.timeoutMs, `must be at most ${L.timeoutMs} (24 hours)`);
 const toolTimeouts = bounded(z.string().min(1, "must not be empty").max(L.toolName, atMost(L.toolName)), timeoutMs, L.toolTimeouts).optional();
 const mcpRoots = z
-  .array(z.strictObject({ uri: z.string().max(L.rootUri, atMost(L.rootUri)).regex(/^file:\/\/\S*$/, "must be a file:// URI"), name: z.string().min(1).max(200).optional() }))
+  .array(
+    z.strictObject({
+      uri: z
+        .string()
+        .max(L.rootUri, atMost(L.rootUri))
+        .regex(/^file:\/\/\S*$/, "must be a file:// URI"),
+      name: z.string().min(1).max(200).optional(),
+    }),
+  )
   .max(100)
   .optional()
   .describe("Roots this server is told about when it asks (roots/list): directories it may work in, as file:// URIs.");
@@ -126,9 +142,16 @@ export const McpServer = z.discriminatedUnion("transport", [
     name: McpServerName,
     transport: z.literal("stdio"),
     command: z.string().min(1).max(L.command, atMost(L.command)),
-    args: z.array(z.string().max(L.arg, atMost(L.arg))).max(L.args, `must have at most ${L.args} items`).default([]),
+    args: z
+      .array(z.string().max(L.arg, atMost(L.arg)))
+      .max(L.args, `must have at most ${L.args} items`)
+      .default([]),
     env: bounded(
-      z.string().min(1, "must not be empty").max(L.envName, atMost(L.envName)).regex(/^[^=\0]+$/, "must not contain = or NUL"),
+      z
+        .string()
+        .min(1, "must not be empty")
+        .max(L.envName, atMost(L.envName))
+        .regex(/^[^=\0]+$/, "must not contain = or NUL"),
       z.string().max(L.envValue, atMost(L.envValue)),
       L.env,
     ).default({}),
@@ -144,14 +167,32 @@ export const McpServer = z.discriminatedUnion("transport", [
     transport: z.literal("http"),
     url: McpServerUrl,
     headers: bounded(
-      z.string().max(L.headerName, atMost(L.headerName)).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-)"),
-      z.string().max(L.headerValue, atMost(L.headerValue)).regex(/^[^\r\n\0]*$/, "must not contain CR, LF or NUL"),
+      z
+        .string()
+        .max(L.headerName, atMost(L.headerName))
+        .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-)"),
+      z
+        .string()
+        .max(L.headerValue, atMost(L.headerValue))
+        .regex(/^[^\r\n\0]*$/, "must not contain CR, LF or NUL"),
       L.headers,
     ).default({}),
     oauth: z
-      .union([z.literal(false), z.strictObject({ scope: z.string().min(1).max(L.scope, atMost(L.scope)).optional().describe("The scope to ask for (default: what the server's protected resource metadata lists).") })])
+      .union([
+        z.literal(false),
+        z.strictObject({
+          scope: z
+            .string()
+            .min(1)
+            .max(L.scope, atMost(L.scope))
+            .optional()
+            .describe("The scope to ask for (default: what the server's protected resource metadata lists)."),
+        }),
+      ])
       .optional()
-      .describe("OAuth per the MCP authorization spec (on unless false): when the server answers 401, an admin signs in from its page; tokens are kept encrypted in the database."),
+      .describe(
+        "OAuth per the MCP authorization spec (on unless false): when the server answers 401, an admin signs in from its page; tokens are kept encrypted in the database.",
+      ),
     enabled: z.boolean().default(true),
     timeoutMs: timeoutMs.optional(),
     toolTimeouts,
@@ -162,7 +203,13 @@ export const McpServer = z.discriminatedUnion("transport", [
 
 export const ListOption = z.union([
   z.string(),
-  z.strictObject({ value: z.string(), label: z.string().optional(), hint: z.string().optional(), group: z.string().optional(), disabled: z.boolean().optional() }),
+  z.strictObject({
+    value: z.string(),
+    label: z.string().optional(),
+    hint: z.string().optional(),
+    group: z.string().optional(),
+    disabled: z.boolean().optional(),
+  }),
 ]);
 
 const RetentionRule = z.strictObject({
@@ -191,11 +238,11 @@ export const RuntimeTool = z.strictObject({
     .min(1)
     .max(128)
     .regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _, . or -")
-    .refine((n) => !n.includes("__"), "must not contain \"__\" (reserved for MCP server prefixes)")
+    .refine((n) => !n.includes("__"), 'must not contain "__" (reserved for MCP server prefixes)')
     .describe("The tool name, unique across the config."),
   title: z.string().optional(),
   description: z.string().min(1).describe("What the tool does, for people and agents."),
-  inputSchema: JsonSchemaObject.describe("JSON Schema of the arguments (`\"type\": \"object\"`); 2020-12 unless `$schema` says otherwise."),
+  inputSchema: JsonSchemaObject.describe('JSON Schema of the arguments (`"type": "object"`); 2020-12 unless `$schema` says otherwise.'),
   outputSchema: JsonSchemaObject.optional().describe("JSON Schema the expression's result is checked against."),
   annotations: z
     .looseObject({
@@ -246,7 +293,13 @@ export const QueueRule = z
       .max(10_000)
       .optional()
       .describe("At most this many runs of the matching tools (all of them together) run at once, across every worker; queued runs past it wait."),
-    priority: z.number().int().min(-100).max(100).optional().describe("Priority of queued runs of the matching tools (higher first) when the caller sends none."),
+    priority: z
+      .number()
+      .int()
+      .min(-100)
+      .max(100)
+      .optional()
+      .describe("Priority of queued runs of the matching tools (higher first) when the caller sends none."),
     retries: z.number().int().min(0).max(10).optional().describe("A queued run that fails is run again, as a new run, up to this many times."),
     retryDelayMs: z.number().int().min(0).max(3_600_000).default(1000).describe("Wait before the first retry; doubled for each further one."),
     retryOn: z
@@ -256,7 +309,9 @@ export const QueueRule = z
       .describe("Which error kinds are retried (a timeout is kind `timeout`). Invalid arguments, refusals and cancels never are."),
   })
   .refine((r) => r.tool || r.source, { message: "a rule needs a tool or a source" })
-  .refine((r) => r.concurrency !== undefined || r.priority !== undefined || r.retries !== undefined, { message: "a rule needs at least one of concurrency, priority or retries" });
+  .refine((r) => r.concurrency !== undefined || r.priority !== undefined || r.retries !== undefined, {
+    message: "a rule needs at least one of concurrency, priority or retries",
+  });
 
 export const AuthSettings = z.strictObject({
   oidc: z
@@ -281,7 +336,10 @@ export const RuntimeConfigSchema = z
     groups: z.array(Group).default([]),
     memoryCategories: z.array(MemoryCategory).default([]),
     mcpServers: z.array(McpServer).default([]),
-    lists: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.array(ListOption)).default({}).describe("Named option lists, used by `custom:<name>` domains."),
+    lists: z
+      .record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.array(ListOption))
+      .default({})
+      .describe("Named option lists, used by `custom:<name>` domains."),
     retention: Retention.default({ perTool: {} }),
     tools: z.array(RuntimeTool).default([]).describe("Tools defined here, run as JSONata expressions over their arguments."),
     auth: AuthSettings.default({}).describe("Sign-in settings: single sign-on with OpenID Connect."),
@@ -289,10 +347,7 @@ export const RuntimeConfigSchema = z
       .array(RunPolicyRule)
       .default([{ annotation: "destructive", role: "admin" }])
       .describe("Who may run which tools; the highest role of every matching rule is required, runner when none match."),
-    queuePolicy: z
-      .array(QueueRule)
-      .default([])
-      .describe("Concurrency limits, priorities and retries of queued runs (`\"mode\": \"async\"`), by tool or source."),
+    queuePolicy: z.array(QueueRule).default([]).describe('Concurrency limits, priorities and retries of queued runs (`"mode": "async"`), by tool or source.'),
   })
   .superRefine((c, ctx) => {
     // Cross references: every name used must be declared, so a typo is caught at load time.
@@ -306,13 +361,36 @@ export const RuntimeConfigSchema = z
         seen.add(v);
       });
     };
-    dup(c.agents.map((a) => a.alias), "agents", "agent alias");
-    dup(c.channels.map((ch) => `${ch.type}.${ch.alias}`), "channels", "channel");
-    dup(c.groups.map((g) => g.name), "groups", "group");
-    dup(c.mcpServers.map((s) => s.name), "mcpServers", "MCP server name");
-    dup(c.tools.map((t) => t.name), "tools", "tool name");
+    dup(
+      c.agents.map((a) => a.alias),
+      "agents",
+      "agent alias",
+    );
+    dup(
+      c.channels.map((ch) => `${ch.type}.${ch.alias}`),
+      "channels",
+      "channel",
+    );
+    dup(
+      c.groups.map((g) => g.name),
+      "groups",
+      "group",
+    );
+    dup(
+      c.mcpServers.map((s) => s.name),
+      "mcpServers",
+      "MCP server name",
+    );
+    dup(
+      c.tools.map((t) => t.name),
+      "tools",
+      "tool name",
+    );
     c.tools.forEach((t, i) => {
-      const schemas = [["inputSchema", t.inputSchema], ["outputSchema", t.outputSchema]] as const;
+      const schemas = [
+        ["inputSchema", t.inputSchema],
+        ["outputSchema", t.outputSchema],
+      ] as const;
       for (const [key, schema] of schemas) {
         if (!schema) continue;
         try {
@@ -329,15 +407,25 @@ export const RuntimeConfigSchema = z
       } catch (err) {
         const e = err as { code?: string; message?: string; position?: number };
         const where = typeof e.position === "number" ? ` at position ${e.position}` : "";
-        ctx.addIssue({ code: "custom", path: ["tools", i, "expression"], message: `JSONata syntax error${e.code ? ` ${e.code}` : ""}${where}: ${e.message ?? String(err)}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["tools", i, "expression"],
+          message: `JSONata syntax error${e.code ? ` ${e.code}` : ""}${where}: ${e.message ?? String(err)}`,
+        });
       }
     });
     c.agents.forEach((a, i) => {
       a.channels.forEach((ref, j) => {
-        if (!channels.has(ref)) ctx.addIssue({ code: "custom", path: ["agents", i, "channels", j], message: `unknown channel "${ref}" (declared: ${[...channels].join(", ") || "none"})` });
+        if (!channels.has(ref))
+          ctx.addIssue({
+            code: "custom",
+            path: ["agents", i, "channels", j],
+            message: `unknown channel "${ref}" (declared: ${[...channels].join(", ") || "none"})`,
+          });
       });
       a.groups.forEach((g, j) => {
-        if (!groups.has(g)) ctx.addIssue({ code: "custom", path: ["agents", i, "groups", j], message: `unknown group "${g}" (declared: ${[...groups].join(", ") || "none"})` });
+        if (!groups.has(g))
+          ctx.addIssue({ code: "custom", path: ["agents", i, "groups", j], message: `unknown group "${g}" (declared: ${[...groups].join(", ") || "none"})` });
       });
     });
     if (c.defaultAgent && !agents.has(c.defaultAgent)) {

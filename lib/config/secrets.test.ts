@@ -50,7 +50,7 @@ const TEXT = `// Tool Studio config
 }
 `;
 
-const SECRETS = ["ghp_literal_secret\"", "x-${env:GH_TOKEN}", "Bearer hunter2", "oidc-shh"];
+const SECRETS = ['ghp_literal_secret"', "x-${env:GH_TOKEN}", "Bearer hunter2", "oidc-shh"];
 
 describe("resolveEnvRefs", () => {
   const env = { TOKEN: "t0k", USER_2: "ann", EMPTY: "" };
@@ -191,10 +191,7 @@ describe("redactMcpServer / secretState", () => {
 describe("redactConfigText", () => {
   it("hides every secret and keeps comments, formatting and everything else byte for byte", () => {
     const out = redactConfigText(TEXT);
-    const expected = TEXT.replace('"ghp_literal_secret"', P)
-      .replace('"x-${env:GH_TOKEN}"', P)
-      .replace('"Bearer hunter2"', P)
-      .replace('"oidc-shh"', P);
+    const expected = TEXT.replace('"ghp_literal_secret"', P).replace('"x-${env:GH_TOKEN}"', P).replace('"Bearer hunter2"', P).replace('"oidc-shh"', P);
     expect(out).toBe(expected);
     for (const s of SECRETS) expect(out).not.toContain(s);
     expect(out).toContain("// the token");
@@ -282,7 +279,11 @@ describe("restoreSecrets", () => {
     expect(r.message).toContain("/mcpServers/gh/env/GITHUB_TOKEN");
     expect(r.message).toMatch(/type the value again/);
     expect(r.line).toBe(TEXT.split("\n").findIndex((l) => l.includes('"GITHUB_TOKEN"')) + 1);
-    expect(r.column).toBe(TEXT.split("\n").find((l) => l.includes('"GITHUB_TOKEN"'))!.indexOf('"ghp_literal_secret"') + 1);
+    expect(r.column).toBe(
+      TEXT.split("\n")
+        .find((l) => l.includes('"GITHUB_TOKEN"'))!
+        .indexOf('"ghp_literal_secret"') + 1,
+    );
   });
 
   it("fails for a new key whose value is the placeholder, and when there is no saved text", () => {
@@ -361,7 +362,13 @@ describe("MCP servers use resolved references and never show secrets", () => {
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
     const { port } = server.address() as AddressInfo;
     const conn = new McpConnection(
-      { name: "remote", transport: "http", url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: "Bearer ${env:TS_SECRETS_TEST_KEY}" }, enabled: true },
+      {
+        name: "remote",
+        transport: "http",
+        url: `http://127.0.0.1:${port}/mcp`,
+        headers: { Authorization: "Bearer ${env:TS_SECRETS_TEST_KEY}" },
+        enabled: true,
+      },
       opts,
     );
     cleanups.push(() => conn.close());
@@ -377,7 +384,16 @@ describe("MCP servers use resolved references and never show secrets", () => {
         subscribe: () => () => {},
         close: async () => {},
         tools: () => [],
-        status: () => ({ name: config.name, transport: config.transport, state: "failed", error: "boom", stderrTail: ["line"], toolCount: 0, excluded: [], failures: 1 }),
+        status: () => ({
+          name: config.name,
+          transport: config.transport,
+          state: "failed",
+          error: "boom",
+          stderrTail: ["line"],
+          toolCount: 0,
+          excluded: [],
+          failures: 1,
+        }),
       };
       // eslint-disable-next-line no-restricted-syntax -- a stand-in with only the methods McpManager calls (McpConnection has private state)
       return stub as unknown as McpConnection;

@@ -52,7 +52,11 @@ function positionOf(text: string, needle: string): { line: number; column: numbe
 }
 
 /** Resolves with the first state a subscriber receives that satisfies `pred`. */
-function nextState(store: ConfigStore, pred: (s: ConfigState) => boolean = () => true, timeoutMs = 1000): { promise: Promise<ConfigState>; unsubscribe: () => void } {
+function nextState(
+  store: ConfigStore,
+  pred: (s: ConfigState) => boolean = () => true,
+  timeoutMs = 1000,
+): { promise: Promise<ConfigState>; unsubscribe: () => void } {
   let unsubscribe = () => {};
   const promise = new Promise<ConfigState>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -90,7 +94,11 @@ describe("ConfigStore: loading", () => {
     expect(c.channels.find((ch) => ch.type === "matrix")?.enabled).toBe(false);
     expect(c.channels.find((ch) => ch.type === "slack")?.enabled).toBe(true); // default applied
     expect(c.groups.some((g) => g.name.length < 3)).toBe(true);
-    expect(c.mcpServers.map((m) => [m.name, m.transport, m.enabled])).toEqual([["everything", "stdio", false], ["example", "stdio", false], ["docs-search", "http", false]]);
+    expect(c.mcpServers.map((m) => [m.name, m.transport, m.enabled])).toEqual([
+      ["everything", "stdio", false],
+      ["example", "stdio", false],
+      ["docs-search", "http", false],
+    ]);
     expect(Object.keys(c.lists)).toEqual(["priorities", "regions"]);
     // Peers shared between channels, so pickers must de-duplicate.
     const peers = c.channels.flatMap((ch) => ch.peers);
@@ -142,7 +150,9 @@ describe("ConfigStore: loading", () => {
         expect(s.error).toBeNull();
         expect(readFileSync(file, "utf8")).toBe(exampleText);
         expect(s.config.defaultAgent).toBe("ops");
-        expect(info.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/config: created .*from-env\.jsonc from .*studio\.example\.jsonc/));
+        expect(info.mock.calls.map((c) => String(c[0]))).toContainEqual(
+          expect.stringMatching(/config: created .*from-env\.jsonc from .*studio\.example\.jsonc/),
+        );
       } finally {
         info.mockRestore();
       }
@@ -287,7 +297,11 @@ describe("ConfigStore: changes on disk", () => {
     expect(s.error).toMatchObject({ kind: "schema", line: at.line, column: at.column });
     expect(s.error?.issues).toHaveLength(1);
     expect(s.error?.issues[0]).toMatchObject({ path: "agents/0/channels/1", ...at });
-    expect(s.error?.message).toMatch(new RegExp(`^${escape(file)}:${at.line}:${at.column}: agents\\[0\\]\\.channels\\[1\\]: unknown channel "slack\\.opz" \\(declared: slack\\.ops, slack\\.research, `));
+    expect(s.error?.message).toMatch(
+      new RegExp(
+        `^${escape(file)}:${at.line}:${at.column}: agents\\[0\\]\\.channels\\[1\\]: unknown channel "slack\\.opz" \\(declared: slack\\.ops, slack\\.research, `,
+      ),
+    );
   });
 
   it("points a missing required key at its parent and an unknown key at the key", () => {

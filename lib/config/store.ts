@@ -139,7 +139,14 @@ export class ConfigStore {
     this.createFromExample = opts.createFromExample ?? true;
     this.examplePath = opts.examplePath ?? defaultExamplePath();
     this.debounceMs = opts.debounceMs ?? 50;
-    this.state = Object.freeze({ config: emptyConfig(), version: versionOf(""), loadedAt: new Date().toISOString(), error: null, configVersion: null, path: this.path });
+    this.state = Object.freeze({
+      config: emptyConfig(),
+      version: versionOf(""),
+      loadedAt: new Date().toISOString(),
+      error: null,
+      configVersion: null,
+      path: this.path,
+    });
   }
 
   /** The config in use; re-reads the file first if it changed on disk. */
@@ -285,7 +292,8 @@ export class ConfigStore {
       fs.copyFileSync(this.examplePath, this.path, fs.constants.COPYFILE_EXCL);
       console.info(`[tool-studio] config: created ${displayPath(this.path)} from ${displayPath(this.examplePath)}`);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") console.warn(`[tool-studio] config: could not create ${this.path} from the example: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST")
+        console.warn(`[tool-studio] config: could not create ${this.path} from the example: ${(err as Error).message}`);
     }
   }
 

@@ -16,14 +16,7 @@
 import fs from "node:fs";
 import type { AuditAppend } from "../audit/log";
 import type { PgNotifier } from "../db/notify";
-import {
-  ConfigConflictError,
-  ConfigUnchangedError,
-  CONFIG_CHANNEL,
-  type ConfigRevision,
-  type ConfigRevisions,
-  type RevisionInfo,
-} from "./revisions";
+import { ConfigConflictError, ConfigUnchangedError, CONFIG_CHANNEL, type ConfigRevision, type ConfigRevisions, type RevisionInfo } from "./revisions";
 import { conflictError, displayPath, parseConfigText, type ConfigStore, type SaveResult } from "./store";
 
 export interface ConfigSaveRequest {
@@ -226,4 +219,3 @@ function keepBrokenCopy(file: string, text: string): void {
     console.warn(`[tool-studio] config: could not keep a copy of the broken ${displayPath(file)}: ${(err as Error).message}`);
   }
 }
-

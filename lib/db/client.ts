@@ -69,10 +69,7 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
     };
   }
 
-  const dataDir = path.resolve(
-    /*turbopackIgnore: true*/ process.cwd(),
-    opts.dataDir ?? process.env.STUDIO_DATA_DIR ?? "./data/pglite",
-  );
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), opts.dataDir ?? process.env.STUDIO_DATA_DIR ?? "./data/pglite");
   await mkdir(/*turbopackIgnore: true*/ dataDir, { recursive: true });
   const db = openPGlite(dataDir);
   await db.waitReady;
@@ -99,7 +96,8 @@ export function getDb(): Promise<Db> {
   if (!dbSlot.get()) {
     // A build worker can be ended at any moment: a migration it had begun would stay recorded as
     // failed and stop the studio from starting on that database until someone repaired it.
-    if (process.env.NEXT_PHASE === "phase-production-build") return Promise.reject(new Error("The database is not opened while the app is being built (next build)."));
+    if (process.env.NEXT_PHASE === "phase-production-build")
+      return Promise.reject(new Error("The database is not opened while the app is being built (next build)."));
     const ready = (async () => {
       const db = await createPrisma();
       try {

@@ -7,13 +7,39 @@ const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "
 // Prisma's connection errors, Node's socket errors, and PostgreSQL's SQLSTATEs for a server that
 // is going or not there yet (57P01-57P05: shut down, crashed, not yet accepting connections, idle
 // session timeout) and for too many connections (53300); class 08 is "connection exception".
-const UNREACHABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "57P05", "53300"]);
+const UNREACHABLE_CODES = new Set([
+  "P1001",
+  "P1002",
+  "P1008",
+  "P1017",
+  "P2024",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+  "57P05",
+  "53300",
+]);
 // Prisma closes an interactive transaction the database did not answer within its timeout (P2028, "Transaction already closed"): the database is away, not the query wrong.
-const UNREACHABLE_TEXT = /ECONNREFUSED|ECONNRESET|Connection terminated|timeout exceeded when trying to connect|Query read timeout|Can't reach database|the database system is (starting up|shutting down|not yet accepting connections|in recovery mode)|terminating connection|Transaction already closed/i;
+const UNREACHABLE_TEXT =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|timeout exceeded when trying to connect|Query read timeout|Can't reach database|the database system is (starting up|shutting down|not yet accepting connections|in recovery mode)|terminating connection|Transaction already closed/i;
 
 const unreachableCode = (c: unknown) => typeof c === "string" && (UNREACHABLE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c));
 
-type Wrapped = { name?: unknown; code?: unknown; originalCode?: unknown; errorCode?: unknown; kind?: unknown; message?: unknown; originalMessage?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+type Wrapped = {
+  name?: unknown;
+  code?: unknown;
+  originalCode?: unknown;
+  errorCode?: unknown;
+  kind?: unknown;
+  message?: unknown;
+  originalMessage?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+};
 
 /** Breadth-first through what wraps what: `cause`, and Prisma's driver adapter error in `meta`; stops at the first `found`. */
 function findInError<T>(err: unknown, found: (o: Wrapped) => T | null | undefined): T | null {

@@ -96,13 +96,14 @@ function checksumMatches(sql: string, stored: string): boolean {
 
 /** Migration folders sorted by name (their timestamp prefix), as Prisma orders them. */
 export async function readMigrations(migrationsDir = defaultMigrationsDir()): Promise<Migration[]> {
-  const entries = await readdir(/*turbopackIgnore: true*/ migrationsDir, { withFileTypes: true }).catch(
-    (e: NodeJS.ErrnoException) => {
-      if (e.code === "ENOENT") return [];
-      throw e;
-    },
-  );
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const entries = await readdir(/*turbopackIgnore: true*/ migrationsDir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return [];
+    throw e;
+  });
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(/*turbopackIgnore: true*/ migrationsDir, name, "migration.sql"), "utf8");

@@ -6,7 +6,9 @@ describe("inlineParams", () => {
     expect(inlineParams("SELECT $1, $2::int, $3, $4, $5::jsonb", ["it's", 42, null, true, '{"a":"\\\\n"}'])).toBe(
       `SELECT 'it''s', 42::int, NULL, TRUE,  E'{"a":"\\\\\\\\n"}'::jsonb`,
     );
-    expect(inlineParams("SELECT $1::bigint, $2::timestamptz", [7022629598041763687n, new Date("2026-12-02T00:00:00.000Z")])).toBe("SELECT 7022629598041763687::bigint, '2026-12-02T00:00:00.000Z'::timestamptz");
+    expect(inlineParams("SELECT $1::bigint, $2::timestamptz", [7022629598041763687n, new Date("2026-12-02T00:00:00.000Z")])).toBe(
+      "SELECT 7022629598041763687::bigint, '2026-12-02T00:00:00.000Z'::timestamptz",
+    );
   });
 
   it("tells $1 from $10, and refuses a parameter it does not have or cannot write", () => {

@@ -134,10 +134,11 @@ export function pgSql(pool: pg.Pool): Sql {
         return result;
       } catch (err) {
         // Nothing was sent: there is no transaction to roll back.
-        if (tx.state !== "new") await client.query("ROLLBACK").catch((e: Error) => {
-          // The connection is unusable (dropped, timed out): it must not go back to the pool.
-          broken = e;
-        });
+        if (tx.state !== "new")
+          await client.query("ROLLBACK").catch((e: Error) => {
+            // The connection is unusable (dropped, timed out): it must not go back to the pool.
+            broken = e;
+          });
         throw err;
       } finally {
         client.release(broken);

@@ -30,7 +30,11 @@ const send = defineTool({
   description: "Sends a message somewhere useful for the tests of the domain service.",
   inputSchema: {
     type: "object",
-    properties: { channel: { type: "string" }, target: { type: "string" }, cc: { type: "array", items: { type: "object", properties: { to: { type: "string" } } } } },
+    properties: {
+      channel: { type: "string" },
+      target: { type: "string" },
+      cc: { type: "array", items: { type: "object", properties: { to: { type: "string" } } } },
+    },
   } as const,
   paramDomains: { channel: "channel_refs", target: "peer_targets", "cc/*/to": "peer_targets" },
   domains: { lucky: () => [{ value: "seven" }] },

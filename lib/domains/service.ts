@@ -81,7 +81,10 @@ export class DomainService {
   }
 
   /** One domain's choices: POST /api/tools/param-options. */
-  async resolve(domain: string, opts: { agent?: string | null; args?: Record<string, unknown> } = {}): Promise<{ agent: string | null; options: DomainOption[] }> {
+  async resolve(
+    domain: string,
+    opts: { agent?: string | null; args?: Record<string, unknown> } = {},
+  ): Promise<{ agent: string | null; options: DomainOption[] }> {
     const config = this.deps.config();
     const agent = this.resolveAgent(config, opts.agent);
     const resolver = await this.resolver(domain);

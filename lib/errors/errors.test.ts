@@ -51,15 +51,24 @@ describe("toErrorResponse, the one place an error becomes an answer", () => {
   };
 
   it("answers a StudioError with its kind's status, its message and its field details", async () => {
-    expect(await answer(new UserInputError("conflict", "/email", "is taken"))).toEqual({ status: 409, body: { error: { kind: "conflict", message: "/email is taken", details: [{ path: "/email", message: "is taken" }] } } });
-    expect(await answer(new CursorError("cursor is not one this API returned"))).toMatchObject({ status: 400, body: { error: { kind: "bad_request", details: [{ path: "/cursor" }] } } });
+    expect(await answer(new UserInputError("conflict", "/email", "is taken"))).toEqual({
+      status: 409,
+      body: { error: { kind: "conflict", message: "/email is taken", details: [{ path: "/email", message: "is taken" }] } },
+    });
+    expect(await answer(new CursorError("cursor is not one this API returned"))).toMatchObject({
+      status: 400,
+      body: { error: { kind: "bad_request", details: [{ path: "/cursor" }] } },
+    });
     expect(await answer(new ToolError("rate_limited", "slow down"))).toMatchObject({ status: 429, body: { error: { kind: "rate_limited" } } });
   });
 
   it("never sends the text of an unexpected error", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      expect(await answer(new TypeError("secret path /etc/x"))).toEqual({ status: 500, body: { error: { kind: "other", message: "Internal error in the studio; see the server log." } } });
+      expect(await answer(new TypeError("secret path /etc/x"))).toEqual({
+        status: 500,
+        body: { error: { kind: "other", message: "Internal error in the studio; see the server log." } },
+      });
     } finally {
       spy.mockRestore();
     }

@@ -21,7 +21,6 @@ export function cancelRun(id: string, reason = "Cancelled by the caller."): bool
   return true;
 }
 
-
 /**
  * Runs this process no longer executes but still has to store (an outcome waiting for the
  * database): their leases are renewed too, so nobody marks them interrupted meanwhile.

@@ -46,7 +46,8 @@ export async function requestCancel(deps: CancelDeps, id: string, caller?: Cance
     // The run's row is written before its tool is invoked: a run in flight here is found too.
     const run = await deps.runs.get(id);
     if (!run) return { kind: "not_found" };
-    if (!mayActOnRun({ actor: run.actor, actorId: run.actorId }, caller)) return { kind: "forbidden", message: `Only the caller of run ${id} (${run.actor}) or an admin may cancel it.` };
+    if (!mayActOnRun({ actor: run.actor, actorId: run.actorId }, caller))
+      return { kind: "forbidden", message: `Only the caller of run ${id} (${run.actor}) or an admin may cancel it.` };
   }
   if (cancelRun(id)) return { kind: "cancelled", status: "cancelled" };
   let run = await deps.runs.get(id);

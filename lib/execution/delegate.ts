@@ -58,7 +58,10 @@ export class RunWaiter {
         const ended = await this.deps.runs.endQueued(id, {
           status: "timeout",
           finishedAt: new Date(),
-          error: { kind: "timeout", message: `No worker started the run within ${Math.round(opts.startWithinMs / 1000)} s: are workers running (npm run worker), and are they busy?` },
+          error: {
+            kind: "timeout",
+            message: `No worker started the run within ${Math.round(opts.startWithinMs / 1000)} s: are workers running (npm run worker), and are they busy?`,
+          },
         });
         if (ended) {
           await this.deps.dropJob(id).catch(() => undefined);

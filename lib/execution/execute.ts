@@ -150,7 +150,14 @@ export async function executeTool(deps: ExecuteDeps, req: ExecuteRequest): Promi
   // otherwise (an agent that cannot answer) they are refused at once.
   const askable = req.origin !== "mcp";
   const relay = askable ? undefined : req.relay;
-  const outcome = await invoke(tool, start, timeoutMs, { signal: req.signal, onProgress: progress.report, onInput: req.onInput, askable, relay, logs: req.logs }).finally(progress.stop);
+  const outcome = await invoke(tool, start, timeoutMs, {
+    signal: req.signal,
+    onProgress: progress.report,
+    onInput: req.onInput,
+    askable,
+    relay,
+    logs: req.logs,
+  }).finally(progress.stop);
   const run = await finishOrRecordFailure(deps.runs, start, outcome);
   // Observers read and write the database: an outcome not stored yet is told to them by nobody (its audit entry commits with it).
   return withResultMeta(run.capture ? run : await notify(deps, run, tool.spec), outcome);
@@ -184,11 +191,14 @@ function storedProgress(runs: RunStore, id: string, forward?: (p: ProgressUpdate
       const wait = last + PROGRESS_WRITE_MS - Date.now();
       if (wait <= 0 && !timer) return write(p);
       pending = p;
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        if (pending) write(pending);
-        pending = null;
-      }, Math.max(wait, 0));
+      timer ??= setTimeout(
+        () => {
+          timer = undefined;
+          if (pending) write(pending);
+          pending = null;
+        },
+        Math.max(wait, 0),
+      );
     },
     stop() {
       clearTimeout(timer);
@@ -261,16 +271,24 @@ export async function runQueued(
   }
   if (!tool) {
     const e = new ToolError("not_found", `No tool named "${start.toolName}" is registered any more; the run was queued when it was.`);
-    return { run: await finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) }, deps.onQueuedFinal?.(start.id)) };
+    return {
+      run: await finishOrRecordFailure(deps.runs, start, { status: "error", finishedAt: new Date(), error: errorOf(e) }, deps.onQueuedFinal?.(start.id)),
+    };
   }
   const timeoutMs = start.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const progress = storedProgress(deps.runs, start.id);
   // The caller of a queued run reads its requests for input with GET /api/runs/{id}/input (on the instance running it).
-  let outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report, askable: start.origin !== "mcp" }).finally(progress.stop);
+  let outcome = await invoke(tool, start, timeoutMs, { signal: opts.signal, onProgress: progress.report, askable: start.origin !== "mcp" }).finally(
+    progress.stop,
+  );
   // The job's signal aborts when the worker stops and its drain time runs out: no one cancelled
   // the run, it was cut short, so it is stored as a run a dying process leaves (never retried).
   if (outcome.status === "cancelled" && opts.signal?.aborted && opts.stopping?.()) {
-    outcome = { status: "interrupted", finishedAt: outcome.finishedAt, error: { kind: "other", message: "The worker stopped (its drain time ran out) before this run finished." } };
+    outcome = {
+      status: "interrupted",
+      finishedAt: outcome.finishedAt,
+      error: { kind: "other", message: "The worker stopped (its drain time ran out) before this run finished." },
+    };
   }
   const also = both(opts.retries === false ? undefined : retryOf(deps, claimed, outcome), deps.onQueuedFinal?.(start.id));
   const run = await finishOrRecordFailure(deps.runs, start, outcome, also);
@@ -333,7 +351,10 @@ async function prepare(deps: ExecuteDeps, req: ExecuteRequest): Promise<Prepared
 
   const rejection =
     checkInput(input.problems) ??
-    checkPolicy(deps, req, tool.spec) ?? checkConfirmation(req, tool.spec) ?? checkArguments(tool, start.arguments) ?? (await checkDomains(deps.domains, tool, start));
+    checkPolicy(deps, req, tool.spec) ??
+    checkConfirmation(req, tool.spec) ??
+    checkArguments(tool, start.arguments) ??
+    (await checkDomains(deps.domains, tool, start));
   if (rejection) {
     const run = await deps.runs.record(start, { status: "rejected", finishedAt: new Date(), error: errorOf(rejection) });
     return { run: await notify(deps, run, tool.spec) };
@@ -373,7 +394,9 @@ async function finishOrRecordFailure(runs: RunStore, start: RunStart, outcome: R
     }
     if (isDatabaseUnavailable(err)) return answerUnstored(runs, start, outcome, also);
     console.error(`[tool-studio] could not store the outcome of run ${start.id}`, err);
-    const e = new ToolError("provider", "The tool's result could not be stored.", { detail: `${(err as Error).message}\n${safeStringify(outcome.structuredContent ?? outcome.content)}` });
+    const e = new ToolError("provider", "The tool's result could not be stored.", {
+      detail: `${(err as Error).message}\n${safeStringify(outcome.structuredContent ?? outcome.content)}`,
+    });
     const failed: RunOutcome = { status: "error", finishedAt: outcome.finishedAt, error: errorOf(e) };
     return runs.finish(start.id, start.startedAt, failed, also, { start }).catch((again: unknown) => {
       // The database went away meanwhile (e.g. a transaction that timed out): the tool still ran.
@@ -419,7 +442,10 @@ function finishLater(runs: RunStore, start: RunStart, outcome: RunOutcome, also?
       if (RunNotRunningError.isInstance(err)) return release();
       if (Date.now() >= until) {
         release();
-        console.error(`[tool-studio] gave up storing the outcome of run ${start.id} after ${FINISH_RETRY_MS / 60_000} min; once its lease ends it is marked interrupted`, err);
+        console.error(
+          `[tool-studio] gave up storing the outcome of run ${start.id} after ${FINISH_RETRY_MS / 60_000} min; once its lease ends it is marked interrupted`,
+          err,
+        );
         return;
       }
       if (!isDatabaseUnavailable(err) && pending === outcome) {
@@ -460,9 +486,13 @@ function inspected(req: ExecuteRequest): { arguments: unknown; problems: FieldEr
 
 function checkInput(problems: FieldError[]): ToolError | null {
   if (!problems.length) return null;
-  return new ToolError("invalid_args", `Invalid arguments: ${describeFieldErrors(problems)}. They were stored altered for storage (escaped or cut), so this record shows them as closely as possible.`, {
-    fields: problems,
-  });
+  return new ToolError(
+    "invalid_args",
+    `Invalid arguments: ${describeFieldErrors(problems)}. They were stored altered for storage (escaped or cut), so this record shows them as closely as possible.`,
+    {
+      fields: problems,
+    },
+  );
 }
 
 /** Refused by the run policy: the caller's role is below what the policy asks for this tool. */
@@ -475,9 +505,13 @@ function checkPolicy(deps: ExecuteDeps, req: ExecuteRequest, spec: ToolSpec): To
 
 function checkConfirmation(req: ExecuteRequest, spec: ToolSpec): ToolError | null {
   if (!req.requireConfirmation || req.confirmed || !needsConfirmation(spec)) return null;
-  return new ToolError("invalid_args", `${spec.name} is marked destructive (destructiveHint): ${req.confirmHow ?? 'confirm the call by sending "confirm": true'}.`, {
-    fields: [{ path: "/confirm", message: "must be true for a destructive tool" }],
-  });
+  return new ToolError(
+    "invalid_args",
+    `${spec.name} is marked destructive (destructiveHint): ${req.confirmHow ?? 'confirm the call by sending "confirm": true'}.`,
+    {
+      fields: [{ path: "/confirm", message: "must be true for a destructive tool" }],
+    },
+  );
 }
 
 function checkArguments(tool: RegisteredTool, args: unknown): ToolError | null {
@@ -575,24 +609,27 @@ async function invoke(
         },
         ...(req.relay && !req.askable ? { asks: req.relay.kinds } : {}),
         ...(logs ? { logs: { level: logs.level, send: (m: LogMessage) => void (controller.signal.aborted || logs.send(m)) } } : {}),
-        requestInput: !req.askable && !req.relay ? undefined : async (request, opts) => {
-          const relay = req.relay;
-          deadline.pause();
-          try {
-            return await openInput({
-              runId: start.id,
-              server: opts.server,
-              owner: { actor: start.actor, actorId: start.actorId ?? null },
-              request,
-              signal: controller.signal,
-              serverSignal: opts.signal,
-              onEvent: req.onInput,
-              ...(relay && opts.params && relay.kinds[request.kind] ? { relay: { relay, params: opts.params } } : {}),
-            });
-          } finally {
-            deadline.resume();
-          }
-        },
+        requestInput:
+          !req.askable && !req.relay
+            ? undefined
+            : async (request, opts) => {
+                const relay = req.relay;
+                deadline.pause();
+                try {
+                  return await openInput({
+                    runId: start.id,
+                    server: opts.server,
+                    owner: { actor: start.actor, actorId: start.actorId ?? null },
+                    request,
+                    signal: controller.signal,
+                    serverSignal: opts.signal,
+                    onEvent: req.onInput,
+                    ...(relay && opts.params && relay.kinds[request.kind] ? { relay: { relay, params: opts.params } } : {}),
+                  });
+                } finally {
+                  deadline.resume();
+                }
+              },
       }),
       aborted,
     ]);

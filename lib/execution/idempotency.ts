@@ -32,7 +32,11 @@ export function idempotencyKeyProblem(key: string): string | null {
  * one is released first). The same key for another tool or other arguments is a mistake of the
  * client's that must not silently return an unrelated run: 409 conflict.
  */
-export async function priorRun(runs: Pick<RunStore, "byIdempotencyKey" | "releaseIdempotencyKey">, call: { actor: string; key: string; tool: string; arguments: unknown }, now = Date.now()): Promise<Run | null> {
+export async function priorRun(
+  runs: Pick<RunStore, "byIdempotencyKey" | "releaseIdempotencyKey">,
+  call: { actor: string; key: string; tool: string; arguments: unknown },
+  now = Date.now(),
+): Promise<Run | null> {
   const prior = await runs.byIdempotencyKey(call.actor, call.key);
   if (!prior) return null;
   if (now - Date.parse(prior.queuedAt ?? prior.startedAt) > IDEMPOTENCY_KEEP_MS) {
@@ -51,7 +55,14 @@ export async function priorRun(runs: Pick<RunStore, "byIdempotencyKey" | "releas
 /** A start refused by the (actor, idempotency_key) unique index: another request with the same key got there first. */
 export function isKeyTaken(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 8; depth++) {
-    const o = e as { code?: unknown; originalCode?: unknown; constraint?: unknown; message?: unknown; meta?: { target?: unknown; driverAdapterError?: unknown }; cause?: unknown };
+    const o = e as {
+      code?: unknown;
+      originalCode?: unknown;
+      constraint?: unknown;
+      message?: unknown;
+      meta?: { target?: unknown; driverAdapterError?: unknown };
+      cause?: unknown;
+    };
     const unique = o.code === "23505" || o.originalCode === "23505" || o.code === "P2002";
     if (unique && /idempotency/i.test(JSON.stringify([o.constraint, o.meta?.target, o.message]))) return true;
     e = o.cause ?? o.meta?.driverAdapterError;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { answerInput, openInput, pendingInputs, type InputRelay, type InputRequest } from "./pending-input";
 
-const form: InputRequest = { kind: "elicitation", mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+const form: InputRequest = {
+  kind: "elicitation",
+  mode: "form",
+  message: "Name?",
+  requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+};
 const owner = { actor: "agent", actorId: null };
 
 /** A relay whose client answers with `answer` (or fails with `fail`) when `go` is called; records the signal it got. */
@@ -25,12 +30,23 @@ function relay(result: { action: "accept"; content: Record<string, unknown> } | 
 describe("a request for input relayed to the call's MCP client", () => {
   it("waits like a person's request (listed for the run) and is settled by the client's answer, handed back as it was sent", async () => {
     const { r, go, seen } = relay({ action: "accept", content: { name: "Ada", extra: 1 } });
-    const p = openInput({ runId: "run-relay-1", server: "s", owner, request: form, signal: new AbortController().signal, relay: { relay: r, params: { message: "Name?", x: 1 } } });
+    const p = openInput({
+      runId: "run-relay-1",
+      server: "s",
+      owner,
+      request: form,
+      signal: new AbortController().signal,
+      relay: { relay: r, params: { message: "Name?", x: 1 } },
+    });
     expect(pendingInputs("run-relay-1")).toHaveLength(1);
     expect(seen.params).toEqual({ message: "Name?", x: 1 });
     go();
     const out = await p;
-    expect(out).toMatchObject({ outcome: "answered", answer: { action: "accept" }, relayed: { kind: "elicitation", result: { action: "accept", content: { name: "Ada", extra: 1 } } } });
+    expect(out).toMatchObject({
+      outcome: "answered",
+      answer: { action: "accept" },
+      relayed: { kind: "elicitation", result: { action: "accept", content: { name: "Ada", extra: 1 } } },
+    });
     expect(pendingInputs("run-relay-1")).toEqual([]);
   });
 
@@ -51,7 +67,15 @@ describe("a request for input relayed to the call's MCP client", () => {
     expect(await p).toEqual({ answer: { action: "decline" }, outcome: "answered" });
 
     const timed = relay({ action: "accept", content: {} });
-    const t = openInput({ runId: "run-relay-4", server: "s", owner, request: form, signal: new AbortController().signal, timeoutMs: 20, relay: { relay: timed.r, params: {} } });
+    const t = openInput({
+      runId: "run-relay-4",
+      server: "s",
+      owner,
+      request: form,
+      signal: new AbortController().signal,
+      timeoutMs: 20,
+      relay: { relay: timed.r, params: {} },
+    });
     expect(await t).toEqual({ answer: null, outcome: "timeout" });
     expect(timed.seen.signal?.aborted).toBe(true);
     timed.go();

@@ -126,7 +126,14 @@ export function openInput(o: OpenInput): Promise<InputResult> {
   const id = randomUUID();
   const timeoutMs = o.timeoutMs ?? inputTimeoutMs();
   const now = Date.now();
-  const view = { ...o.request, id, runId: o.runId, server: o.server, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString() } as PendingInputView;
+  const view = {
+    ...o.request,
+    id,
+    runId: o.runId,
+    server: o.server,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + timeoutMs).toISOString(),
+  } as PendingInputView;
   return new Promise((resolve) => {
     let done = false;
     const byRun = pending.get(o.runId) ?? new Map<string, Entry>();
@@ -194,13 +201,21 @@ export function checkAnswer(request: InputRequest, answer: InputAnswer): InputAn
   const bad = (message: string, fields: FieldError[] = []) => new ToolError("invalid_args", message, { fields });
   if (request.kind === "sampling") {
     if (answer.action === "reject") return answer;
-    if (answer.action !== "approve") throw bad(`A sampling request is answered with "approve" (with the reply's text) or "reject", not "${answer.action}".`, [{ path: "/action", message: "must be approve or reject" }]);
-    if (!answer.text.trim()) throw bad("The reply is empty: write the reply to send, or reject the request.", [{ path: "/text", message: "must not be empty" }]);
-    if (answer.text.length > MAX_SAMPLING_TEXT) throw bad(`The reply is longer than ${MAX_SAMPLING_TEXT} characters.`, [{ path: "/text", message: `must be at most ${MAX_SAMPLING_TEXT} characters` }]);
+    if (answer.action !== "approve")
+      throw bad(`A sampling request is answered with "approve" (with the reply's text) or "reject", not "${answer.action}".`, [
+        { path: "/action", message: "must be approve or reject" },
+      ]);
+    if (!answer.text.trim())
+      throw bad("The reply is empty: write the reply to send, or reject the request.", [{ path: "/text", message: "must not be empty" }]);
+    if (answer.text.length > MAX_SAMPLING_TEXT)
+      throw bad(`The reply is longer than ${MAX_SAMPLING_TEXT} characters.`, [{ path: "/text", message: `must be at most ${MAX_SAMPLING_TEXT} characters` }]);
     return answer;
   }
   if (answer.action === "decline" || answer.action === "cancel") return answer;
-  if (answer.action !== "accept") throw bad(`A request for input is answered with "accept", "decline" or "cancel", not "${answer.action}".`, [{ path: "/action", message: "must be accept, decline or cancel" }]);
+  if (answer.action !== "accept")
+    throw bad(`A request for input is answered with "accept", "decline" or "cancel", not "${answer.action}".`, [
+      { path: "/action", message: "must be accept, decline or cancel" },
+    ]);
   if (request.mode === "url") {
     // URL mode: accepting means the person agreed to open the link; no content is sent back.
     return { action: "accept" };
@@ -210,11 +225,15 @@ export function checkAnswer(request: InputRequest, answer: InputAnswer): InputAn
   try {
     result = validate(request.requestedSchema, content);
   } catch (err) {
-    if (SchemaCompileError.isInstance(err)) throw bad(`The server's requested schema is not a valid JSON Schema (${err.message}): decline or cancel the request.`);
+    if (SchemaCompileError.isInstance(err))
+      throw bad(`The server's requested schema is not a valid JSON Schema (${err.message}): decline or cancel the request.`);
     throw err;
   }
   if (!result.valid) {
-    throw bad(`The answer does not match the requested schema: ${describeFieldErrors(result.errors)}`, result.errors.map((e) => ({ path: `/content${e.path}`, message: e.message })));
+    throw bad(
+      `The answer does not match the requested schema: ${describeFieldErrors(result.errors)}`,
+      result.errors.map((e) => ({ path: `/content${e.path}`, message: e.message })),
+    );
   }
   return { action: "accept", content };
 }
@@ -252,15 +271,17 @@ export function auditSummary(view: PendingInputView, answer: InputAnswer): Recor
 }
 
 /** Why a run's requests could not be read or answered by this caller here. */
-export type InputAccess =
-  | { kind: "ok"; owner: RunOwner }
-  | { kind: "forbidden"; message: string }
-  | { kind: "none"; message: string };
+export type InputAccess = { kind: "ok"; owner: RunOwner } | { kind: "forbidden"; message: string } | { kind: "none"; message: string };
 
 /** May `caller` read and answer the requests `runId` waits on in this process? */
 export function inputAccess(runId: string, caller: { actor: string; userId: string | null; role: string }): InputAccess {
   const owner = pendingOwner(runId);
-  if (!owner) return { kind: "none", message: `Run ${runId} is not waiting for input here (it finished, its request was answered or ended, or another studio instance runs it).` };
-  if (!mayActOnRun(owner, caller)) return { kind: "forbidden", message: `Only the caller of run ${runId} (${owner.actor}) or an admin may answer its requests for input.` };
+  if (!owner)
+    return {
+      kind: "none",
+      message: `Run ${runId} is not waiting for input here (it finished, its request was answered or ended, or another studio instance runs it).`,
+    };
+  if (!mayActOnRun(owner, caller))
+    return { kind: "forbidden", message: `Only the caller of run ${runId} (${owner.actor}) or an admin may answer its requests for input.` };
   return { kind: "ok", owner };
 }

@@ -4,7 +4,17 @@ import { z } from "zod";
 import type { AuditLog } from "../audit/log";
 import { HttpError } from "../http/http";
 import type { RunStore } from "../runs/store";
-import { answerInput, auditSummary, checkAnswer, inputAccess, MAX_SAMPLING_TEXT, pendingInput, pendingInputs, type InputAnswer, type PendingInputView } from "./pending-input";
+import {
+  answerInput,
+  auditSummary,
+  checkAnswer,
+  inputAccess,
+  MAX_SAMPLING_TEXT,
+  pendingInput,
+  pendingInputs,
+  type InputAnswer,
+  type PendingInputView,
+} from "./pending-input";
 
 const inputId = z.uuid();
 /** The body of POST /api/runs/{id}/input. */
@@ -57,7 +67,14 @@ export async function answerRunInput(
   const { inputId: id, ...sent } = body;
   const answer = checkAnswer(view, sent);
   const run = await deps.runs.get(runId);
-  await deps.audit.append({ actor: caller.actor, action: "run.input", target: run?.tool ?? null, detail: { ...auditSummary(view, answer), userId: caller.userId ?? undefined }, from: caller.from ?? null });
-  if (answerInput(runId, id, answer).kind === "not_found") throw new HttpError("conflict", `The request ${id} ended (timed out or withdrawn) before the answer arrived.`);
+  await deps.audit.append({
+    actor: caller.actor,
+    action: "run.input",
+    target: run?.tool ?? null,
+    detail: { ...auditSummary(view, answer), userId: caller.userId ?? undefined },
+    from: caller.from ?? null,
+  });
+  if (answerInput(runId, id, answer).kind === "not_found")
+    throw new HttpError("conflict", `The request ${id} ended (timed out or withdrawn) before the answer arrived.`);
   return { answered: true, inputId: id, action: answer.action };
 }

@@ -19,7 +19,11 @@ describe("pruneUnset", () => {
 describe("pruneUnset with the schema", () => {
   const schema = {
     type: "object",
-    properties: { data: { title: "Data" }, nested: { type: "object", properties: { raw: {} } }, list: { type: "array", items: { type: "object", properties: { any: {} } } } },
+    properties: {
+      data: { title: "Data" },
+      nested: { type: "object", properties: { raw: {} } },
+      list: { type: "array", items: { type: "object", properties: { any: {} } } },
+    },
   };
   it("keeps what was typed into an any-JSON field, empty values included", () => {
     expect(pruneUnset({ data: null, nested: { raw: {} }, list: [{ any: [] }] }, schema)).toEqual({ data: null, nested: { raw: {} }, list: [{ any: [] }] });

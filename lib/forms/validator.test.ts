@@ -15,7 +15,7 @@ describe("InterpretingValidator (RJSF's validator without code generation)", () 
 
   it("resolves a sub-schema's #/ references against the root schema", () => {
     const v = new InterpretingValidator();
-    const attendees = (event.properties!.attendees as RJSFSchema);
+    const attendees = event.properties!.attendees as RJSFSchema;
     expect(v.isValid(attendees, [{ name: "Ada" }], event)).toBe(true);
     expect(v.isValid(attendees, [{ email: "x@example.com" }], event)).toBe(false);
   });
@@ -51,7 +51,12 @@ describe("InterpretingValidator (RJSF's validator without code generation)", () 
 describe("InterpretingValidator: dialects, unreadable schemas, the cache", () => {
   it("reads the dialect a schema declares (2019-09, draft-07, draft-04; 2020-12 by default)", () => {
     const v = new InterpretingValidator();
-    for (const $schema of ["https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#", undefined]) {
+    for (const $schema of [
+      "https://json-schema.org/draft/2019-09/schema",
+      "http://json-schema.org/draft-07/schema#",
+      "http://json-schema.org/draft-04/schema#",
+      undefined,
+    ]) {
       const schema = { ...($schema ? { $schema } : {}), type: "object", properties: { n: { type: "integer" } }, required: ["n"] } as RJSFSchema;
       expect(v.isValid(schema, { n: 1 }, schema)).toBe(true);
       expect(v.isValid(schema, { n: "x" }, schema)).toBe(false);

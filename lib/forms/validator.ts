@@ -40,7 +40,23 @@ function pathOf(unit: OutputUnit): string[] {
 }
 
 // Keywords that only say "something below failed": the error below says what.
-const AGGREGATE = new Set(["properties", "items", "prefixItems", "additionalItems", "allOf", "anyOf", "oneOf", "$ref", "if", "then", "else", "dependentSchemas", "unevaluatedProperties", "contains", "not"]);
+const AGGREGATE = new Set([
+  "properties",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "$ref",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "unevaluatedProperties",
+  "contains",
+  "not",
+]);
 
 export class InterpretingValidator implements ValidatorType<unknown, RJSFSchema> {
   private readonly cache = new Map<string, Validator>();
@@ -88,7 +104,13 @@ export class InterpretingValidator implements ValidatorType<unknown, RJSFSchema>
       const path = pathOf(unit);
       const message = unit.keyword === "required" ? "is required" : unit.error;
       builder.addErrors(message, path);
-      list.push({ name: unit.keyword, property: path.length ? `.${path.join(".")}` : ".", message, stack: `${path.join(".") || "."} ${message}`, schemaPath: unit.keywordLocation });
+      list.push({
+        name: unit.keyword,
+        property: path.length ? `.${path.join(".")}` : ".",
+        message,
+        stack: `${path.join(".") || "."} ${message}`,
+        schemaPath: unit.keywordLocation,
+      });
     }
     return { errors: list, errorSchema: builder.ErrorSchema };
   }

@@ -45,7 +45,10 @@ export function trustedProxiesFromEnv(env: Record<string, string | undefined> = 
 export function clientAddress(headers: Headers, trusted: TrustedProxies = trustedProxiesFromEnv()): string | null {
   let address = normalize(headers.get(PEER_HEADER) ?? "");
   if (!address) return null;
-  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  const hops = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
   while (trusted.has(address) && hops.length) {
     const next = normalize(hops.pop()!);
     // A hop that is no address ends the walk at the proxy that passed it on.

@@ -37,7 +37,10 @@ export function guardConfigFromEnv(env: Record<string, string | undefined> = pro
     }
   }
   return {
-    allowedHosts: (env.STUDIO_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowedHosts: (env.STUDIO_ALLOWED_HOSTS ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     listenHost: (env.STUDIO_HOST?.trim() || "127.0.0.1").toLowerCase(),
     publicHost,
   };
@@ -75,8 +78,7 @@ const hostname = (hostHeader: string) => {
 export function checkHost(hostHeader: string | null, cfg: GuardConfig): string | null {
   if (!hostHeader) return "The request has no Host header.";
   const name = hostname(hostHeader);
-  const known =
-    LOOPBACK.has(name) || cfg.allowedHosts.includes(name) || name === cfg.publicHost || (name === cfg.listenHost && !WILDCARD.has(cfg.listenHost));
+  const known = LOOPBACK.has(name) || cfg.allowedHosts.includes(name) || name === cfg.publicHost || (name === cfg.listenHost && !WILDCARD.has(cfg.listenHost));
   if (known) return null;
   return `Host "${name.slice(0, 200)}" is not allowed. Reach the studio as localhost or 127.0.0.1, or add the name to STUDIO_ALLOWED_HOSTS (or set STUDIO_PUBLIC_URL).`;
 }

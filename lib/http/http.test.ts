@@ -4,7 +4,8 @@ import { ToolError } from "../tools/errors";
 import { contentSecurityPolicy, newNonce } from "./csp";
 import { DISCARD_BODY_BYTES, errorResponse, HttpError, MAX_BODY_BYTES, parseWith, readJson, readJsonChecked, requestOrigin, toErrorResponse } from "./http";
 
-const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request("http://127.0.0.1/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("http://127.0.0.1/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 
 describe("readJson", () => {
   const Body = z.strictObject({ a: z.number() });

@@ -120,7 +120,7 @@ export const DISCARD_BODY_BYTES = Math.max(64 * 1024 * 1024, 4 * MAX_BODY_BYTES)
 async function discardBody(reader: ReadableStreamDefaultReader<Uint8Array> | undefined, seen: number): Promise<void> {
   if (!reader) return;
   try {
-    for (let size = seen; size <= DISCARD_BODY_BYTES; ) {
+    for (let size = seen; size <= DISCARD_BODY_BYTES;) {
       const { done, value } = await reader.read();
       if (done) return;
       size += value.byteLength;

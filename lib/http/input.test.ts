@@ -10,7 +10,11 @@ describe("inspectJson", () => {
   it("names the path of NUL, lone surrogates, __proto__ keys and bad keys", () => {
     const v = JSON.parse('{"a": {"b": "x\\u0000"}, "c": ["\\ud800"], "__proto__": {"p": 1}, "k\\u0000": 1}');
     // The path of a bad key is written escaped: it is stored with the rejected run, and must be storable itself.
-    expect(inspectJson(v).map((p) => p.path).sort()).toEqual(["/__proto__", "/a/b", "/c/0", "/k\\u0000"].sort());
+    expect(
+      inspectJson(v)
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(["/__proto__", "/a/b", "/c/0", "/k\\u0000"].sort());
     expect(inspectJson(v).find((p) => p.path === "/a/b")?.message).toMatch(/U\+0000/);
   });
   it("names a bad key at any depth with a path that is itself storable and short", () => {

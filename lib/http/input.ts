@@ -67,7 +67,8 @@ export function inspectJson(value: unknown, base: (string | number)[] = []): Inp
     if (typeof v === "string") {
       const p = stringProblem(v);
       if (p) problems.push({ path: pointer(path), message: p });
-      else if (v.length > INPUT_LIMITS.maxStringLength) problems.push({ path: pointer(path), message: `is longer than ${INPUT_LIMITS.maxStringLength} characters` });
+      else if (v.length > INPUT_LIMITS.maxStringLength)
+        problems.push({ path: pointer(path), message: `is longer than ${INPUT_LIMITS.maxStringLength} characters` });
       continue;
     }
     if (typeof v !== "object" || v === null) continue;
@@ -95,7 +96,6 @@ export function inspectJson(value: unknown, base: (string | number)[] = []): Inp
   }
   return problems;
 }
-
 
 /**
  * A copy that can be stored, as close to what was sent as possible: U+0000 and lone surrogates

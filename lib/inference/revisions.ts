@@ -35,7 +35,10 @@ const CHANGE_KINDS: readonly string[] = ["required", "optional", "type", "format
 /** Stored changes read back (anything else is dropped). */
 export function parseChanges(v: unknown): ShapeChange[] {
   if (!Array.isArray(v)) return [];
-  return v.filter((c): c is ShapeChange => typeof c === "object" && c !== null && typeof (c as ShapeChange).path === "string" && CHANGE_KINDS.includes((c as ShapeChange).change));
+  return v.filter(
+    (c): c is ShapeChange =>
+      typeof c === "object" && c !== null && typeof (c as ShapeChange).path === "string" && CHANGE_KINDS.includes((c as ShapeChange).change),
+  );
 }
 
 /** The signature of a shape (see the module comment). O(paths). */
@@ -87,7 +90,11 @@ export function changed(before: ShapeSignature, after: ShapeSignature): boolean 
 
 /** A change in words, for the page and the audit log. */
 export function describeChange(c: ShapeChange): string {
-  const at = c.path.split("/").map((seg) => (seg === OTHER ? "{any other key}" : seg)).join("/") || "(value)";
+  const at =
+    c.path
+      .split("/")
+      .map((seg) => (seg === OTHER ? "{any other key}" : seg))
+      .join("/") || "(value)";
   switch (c.change) {
     case "required":
       return `${at} is now present every time`;

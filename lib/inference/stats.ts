@@ -462,7 +462,12 @@ class Adder {
             // every earlier object had (this object's keys not yet visited count one short)
             const objects = parent.types.object ?? 0;
             const prefix = parentPath + "/";
-            foldKeys(this.stats, parentPath, "map", (k) => objects >= 2 && !idLike(k) && (this.stats.paths[prefix + escapeKey(k)]?.present ?? 0) >= objects - 1);
+            foldKeys(
+              this.stats,
+              parentPath,
+              "map",
+              (k) => objects >= 2 && !idLike(k) && (this.stats.paths[prefix + escapeKey(k)]?.present ?? 0) >= objects - 1,
+            );
             if (!this.stats.paths[path]) return this.child(parentPath, parent, key);
           } else this.pendingChecks.add(parentPath);
         } else if (named >= MAX_KEYS) {

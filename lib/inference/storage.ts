@@ -177,7 +177,10 @@ export class ShapeStatsStorage {
         if (o !== undefined) addSample(stats.output, o);
         addSample(stats.arguments, r.arguments ?? {});
       }
-      await markCounted(db, rows.map((r) => r.id));
+      await markCounted(
+        db,
+        rows.map((r) => r.id),
+      );
       if (rows.length < REBUILD_PAGE) break;
       const last = rows[rows.length - 1];
       after = { startedAt: last.startedAt, id: last.id };

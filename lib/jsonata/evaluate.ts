@@ -67,12 +67,7 @@ export function compileJsonata(expression: string, opts: { timeoutMs?: number } 
 }
 
 /** Evaluates with the signal honoured. Throws JsonataError, RangeError (too deep) or the abort's ToolError. */
-export async function evaluateJsonata(
-  expression: string,
-  data: unknown,
-  signal: AbortSignal,
-  opts: { timeoutMs?: number } = {},
-): Promise<unknown> {
+export async function evaluateJsonata(expression: string, data: unknown, signal: AbortSignal, opts: { timeoutMs?: number } = {}): Promise<unknown> {
   if (signal.aborted) throw abortError(signal);
   return evaluateCompiled(compileJsonata(expression, opts), data, signal);
 }

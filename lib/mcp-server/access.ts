@@ -65,7 +65,12 @@ export function guardMethods(server: Server, opts: { caller: (ctx: CallerContext
             actor: who.actor,
             action: "mcp.refused",
             target: method,
-            detail: { ...(refused.data as ForbiddenData), resource: targetOf(request.params), userId: who.userId ?? undefined, tokenId: who.tokenId ?? undefined },
+            detail: {
+              ...(refused.data as ForbiddenData),
+              resource: targetOf(request.params),
+              userId: who.userId ?? undefined,
+              tokenId: who.tokenId ?? undefined,
+            },
             from: null,
           })
           .catch((err: unknown) => console.warn("[tool-studio] MCP endpoint: auditing a refused method failed:", err instanceof Error ? err.message : err));

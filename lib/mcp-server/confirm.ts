@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { inputRequired, inputResponse, type ElicitRequestFormParams, type InputRequests, type InputResponses, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  inputRequired,
+  inputResponse,
+  type ElicitRequestFormParams,
+  type InputRequests,
+  type InputResponses,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { needsConfirmation } from "../auth/policy";
 import { inputTimeoutMs } from "../execution/pending-input";
 import { canonicalJson, sha256Hex } from "../tools/hash";
@@ -35,7 +42,8 @@ const asked = new Map<string, Asked>();
 
 export const isConfirmationState = (state: string): boolean => state.startsWith(STATE_PREFIX);
 
-const NO_ELICITATION = "an MCP client confirms a destructive tool through elicitation: declare the elicitation capability (form mode) and answer the question the studio asks";
+const NO_ELICITATION =
+  "an MCP client confirms a destructive tool through elicitation: declare the elicitation capability (form mode) and answer the question the studio asks";
 
 function question(spec: ToolSpec, args: unknown): ElicitRequestFormParams {
   const shown = JSON.stringify(args) ?? "{}";
@@ -87,10 +95,16 @@ export async function confirmCall(
   const found = asked.get(call.state);
   asked.delete(call.state);
   if (!found || found.expires < Date.now() || found.actor !== call.actor || found.tool !== spec.name || found.args !== args) {
-    return { confirmed: false, how: "the requestState names no confirmation asked here for this caller, tool and arguments (it expired after 5 minutes, was used, or was asked by another instance): call the tool again without requestState" };
+    return {
+      confirmed: false,
+      how: "the requestState names no confirmation asked here for this caller, tool and arguments (it expired after 5 minutes, was used, or was asked by another instance): call the tool again without requestState",
+    };
   }
   const responses = (ctx.mcpReq.inputResponses ?? {}) as InputResponses;
   if (!(KEY in responses)) return { confirmed: false, how: `the retry carried no answer under inputResponses.${KEY}` };
   const r = inputResponse(responses, KEY);
-  return { confirmed: r.kind === "elicit" && confirms({ action: r.action, content: r.action === "accept" ? r.content : undefined }), how: "the client's user did not confirm it" };
+  return {
+    confirmed: r.kind === "elicit" && confirms({ action: r.action, content: r.action === "accept" ? r.content : undefined }),
+    how: "the client's user did not confirm it",
+  };
 }

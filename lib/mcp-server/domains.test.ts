@@ -17,7 +17,13 @@ describe("withDomainChoices", () => {
     const before = JSON.stringify(s.inputSchema);
     const out = withDomainChoices(s, [
       { path: "recipients/*/target", options: opts("a", "b") },
-      { path: "tags", options: [{ value: "x", label: "Ex" }, { value: "y", disabled: true }] },
+      {
+        path: "tags",
+        options: [
+          { value: "x", label: "Ex" },
+          { value: "y", disabled: true },
+        ],
+      },
     ]) as { properties: { recipients: { items: { properties: { target: unknown } } }; tags: { items: unknown } } };
     expect(out.properties.recipients.items.properties.target).toEqual({ type: "string", enum: ["a", "b"] });
     expect(out.properties.tags.items).toEqual({ type: "string", oneOf: [{ const: "x", title: "Ex" }] });
@@ -27,7 +33,13 @@ describe("withDomainChoices", () => {
   it("leaves a parameter as declared when it is constrained already, not a string, not a plain property, or has too many or no choices", () => {
     const s = spec({
       type: "object",
-      properties: { fixed: { type: "string", enum: ["z"] }, n: { type: "number" }, ref: { $ref: "#/$defs/x" }, many: { type: "string" }, none: { type: "string" } },
+      properties: {
+        fixed: { type: "string", enum: ["z"] },
+        n: { type: "number" },
+        ref: { $ref: "#/$defs/x" },
+        many: { type: "string" },
+        none: { type: "string" },
+      },
     });
     const many = Array.from({ length: MAX_LISTED_CHOICES + 1 }, (_, i) => `v${i}`);
     const out = withDomainChoices(s, [

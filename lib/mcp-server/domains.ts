@@ -49,7 +49,13 @@ function choicesSchema(options: DomainOption[]): Schema {
 /** Each domain parameter of the tool with its current choices; a domain that fails to resolve (unknown list, no agent) has none. */
 export async function resolveChoices(domains: Pick<DomainService, "resolve">, spec: ToolSpec): Promise<{ path: string; options: DomainOption[] }[]> {
   return Promise.all(
-    Object.entries(spec.paramDomains ?? {}).map(async ([path, domain]) => ({ path, options: await domains.resolve(domain).then((r) => r.options, () => []) })),
+    Object.entries(spec.paramDomains ?? {}).map(async ([path, domain]) => ({
+      path,
+      options: await domains.resolve(domain).then(
+        (r) => r.options,
+        () => [],
+      ),
+    })),
   );
 }
 

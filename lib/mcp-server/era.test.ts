@@ -22,7 +22,9 @@ bodies.push({ jsonrpc: "2.0", id: 1, result: {} }, { jsonrpc: "2.0", id: 1, erro
 const headers = [undefined, "2026-07-28", " 2026-07-28 ", "2027-01-01", "2025-11-25", "2025-06-18", "garbage", "9999", "2026-07-28x", ""];
 
 function sdkSaysLegacy(httpMethod: string, header: string | undefined, body: unknown): boolean {
-  const outcome = classifyInboundRequest({ httpMethod, ...(header !== undefined ? { protocolVersionHeader: header } : {}), body } as Parameters<typeof classifyInboundRequest>[0]);
+  const outcome = classifyInboundRequest({ httpMethod, ...(header !== undefined ? { protocolVersionHeader: header } : {}), body } as Parameters<
+    typeof classifyInboundRequest
+  >[0]);
   return outcome.kind === "legacy";
 }
 
@@ -33,7 +35,10 @@ describe("surelyModern", () => {
     for (const httpMethod of ["POST", "GET", "DELETE"])
       for (const header of headers)
         for (const body of bodies) {
-          const request = new Request("http://studio.test/api/mcp", { method: httpMethod, headers: header !== undefined ? { "mcp-protocol-version": header } : {} });
+          const request = new Request("http://studio.test/api/mcp", {
+            method: httpMethod,
+            headers: header !== undefined ? { "mcp-protocol-version": header } : {},
+          });
           checked++;
           if (!surelyModern(request, body)) continue;
           modern++;

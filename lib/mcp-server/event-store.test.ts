@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { SessionEventStore } from "./event-store";
 
-const note = (n: number, pad = ""): JSONRPCMessage => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: n, message: pad } });
+const note = (n: number, pad = ""): JSONRPCMessage => ({
+  jsonrpc: "2.0",
+  method: "notifications/progress",
+  params: { progressToken: "t", progress: n, message: pad },
+});
 
 async function replay(store: SessionEventStore, after: string): Promise<{ stream: string; sent: [string, JSONRPCMessage][] }> {
   const sent: [string, JSONRPCMessage][] = [];

@@ -42,7 +42,9 @@ export class SessionFollows {
   }
 
   private async follow(uri: string): Promise<(() => void)[]> {
-    const able = this.view.states().filter((s) => s.state === "connected" && isObject(s.capabilities?.resources) && s.capabilities.resources.subscribe === true);
+    const able = this.view
+      .states()
+      .filter((s) => s.state === "connected" && isObject(s.capabilities?.resources) && s.capabilities.resources.subscribe === true);
     if (!able.length) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "No configured MCP server supports resource subscriptions.");
     const relay = () => {
       this.notify(uri).catch(() => this.unsubscribe(uri));

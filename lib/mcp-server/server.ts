@@ -170,7 +170,10 @@ async function createEndpoint(studio: McpStudio, deps: McpServerDeps): Promise<E
     },
   });
   await watcher.start();
-  const watchers: ListWatcher<unknown>[] = [watcher, ...upstreamWatchers(studio, { active: () => bus.listenerCount > 0 || sessions.size > 0, modern, sessions })];
+  const watchers: ListWatcher<unknown>[] = [
+    watcher,
+    ...upstreamWatchers(studio, { active: () => bus.listenerCount > 0 || sessions.size > 0, modern, sessions }),
+  ];
   return { modern, stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }), sessions, watchers };
 }
 
@@ -286,7 +289,12 @@ export function createStudioMcpServer(studio: McpStudio, deps: Pick<McpServerDep
         progressToken === undefined
           ? undefined
           : (p) => {
-              const params = { progressToken, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) };
+              const params = {
+                progressToken,
+                progress: p.progress,
+                ...(p.total !== undefined ? { total: p.total } : {}),
+                ...(p.message !== undefined ? { message: p.message } : {}),
+              };
               ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => {});
             },
     });
@@ -385,7 +393,8 @@ async function withChoices(studio: McpStudio, spec: ToolSpec): Promise<ToolSpec>
 /** Which kinds of request the calling client takes (it declared them); undefined for none. */
 function askKinds(ctx: ServerContext, server: Server): InputRelay["kinds"] | undefined {
   // 2026-07-28: each request carries the client's capabilities; 2025-era: from initialize.
-  const caps = (isModern(ctx) ? envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities()) as { elicitation?: unknown; sampling?: unknown } | undefined;
+  const caps = (isModern(ctx) ? envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities()) as
+    { elicitation?: unknown; sampling?: unknown } | undefined;
   const kinds = { elicitation: caps?.elicitation !== undefined, sampling: caps?.sampling !== undefined };
   return kinds.elicitation || kinds.sampling ? kinds : undefined;
 }
@@ -420,7 +429,13 @@ function relayTo(
           : result.action === "accept"
             ? { action: "accept", ...(isRecord(result.content) ? { content: { ...result.content } } : {}) }
             : { action: result.action === "cancel" ? "cancel" : "decline" };
-      await studio.audit?.append({ actor: call.actor, action: "run.input", target: call.tool, detail: { ...auditSummary(view, answer), relayed: true, userId: call.userId ?? undefined }, from: null });
+      await studio.audit?.append({
+        actor: call.actor,
+        action: "run.input",
+        target: call.tool,
+        detail: { ...auditSummary(view, answer), relayed: true, userId: call.userId ?? undefined },
+        from: null,
+      });
       return { answer, relayed: { kind: view.kind, result } };
     },
   };
@@ -456,7 +471,15 @@ function logsTo(ctx: ServerContext): Pick<ExecuteRequest, "logs"> {
 /** A sampling reply's text, for the audit (its length) and the run's events; other content is described. */
 function samplingText(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks.map((b: unknown) => (typeof b === "object" && b !== null && "type" in b ? (b.type === "text" && "text" in b && typeof b.text === "string" ? b.text : `[${String(b.type)}]`) : "")).join("\n");
+  return blocks
+    .map((b: unknown) =>
+      typeof b === "object" && b !== null && "type" in b
+        ? b.type === "text" && "text" in b && typeof b.text === "string"
+          ? b.text
+          : `[${String(b.type)}]`
+        : "",
+    )
+    .join("\n");
 }
 
 const UPSTREAM_METHODS = /^(prompts\/|resources\/|completion\/complete$)/;
@@ -489,7 +512,10 @@ function offerUpstream(server: Server, view: upstream.UpstreamView): void {
     const { items, nextCursor } = page(await upstream.listPrompts(view, ctx.mcpReq.signal), request.params?.cursor, size());
     return { prompts: items as Prompt[], ...(nextCursor ? { nextCursor } : {}) };
   });
-  server.setRequestHandler("prompts/get", async (request, ctx) => (await upstream.getPrompt(view, request.params.name, request.params.arguments, ctx.mcpReq.signal)) as GetPromptResult);
+  server.setRequestHandler(
+    "prompts/get",
+    async (request, ctx) => (await upstream.getPrompt(view, request.params.name, request.params.arguments, ctx.mcpReq.signal)) as GetPromptResult,
+  );
   server.setRequestHandler("resources/list", async (request, ctx) => {
     const { items, nextCursor } = page(await upstream.listResources(view, ctx.mcpReq.signal), request.params?.cursor, size());
     return { resources: items as Resource[], ...(nextCursor ? { nextCursor } : {}) };
@@ -498,7 +524,10 @@ function offerUpstream(server: Server, view: upstream.UpstreamView): void {
     const { items, nextCursor } = page(await upstream.listResourceTemplates(view, ctx.mcpReq.signal), request.params?.cursor, size());
     return { resourceTemplates: items as ListResourceTemplatesResult["resourceTemplates"], ...(nextCursor ? { nextCursor } : {}) };
   });
-  server.setRequestHandler("resources/read", async (request, ctx) => (await upstream.readResource(view, request.params.uri, ctx.mcpReq.signal)) as ReadResourceResult);
+  server.setRequestHandler(
+    "resources/read",
+    async (request, ctx) => (await upstream.readResource(view, request.params.uri, ctx.mcpReq.signal)) as ReadResourceResult,
+  );
   // 2025-era sessions (one Server each): a subscription follows the URI at every server that
   // takes subscriptions, shared with everyone else following it (lib/servers/follow.ts), and
   // relays its updates to this session; released on unsubscribe or when the session closes.
@@ -516,7 +545,10 @@ function offerUpstream(server: Server, view: upstream.UpstreamView): void {
     following.close();
     closed?.();
   };
-  server.setRequestHandler("completion/complete", async (request, ctx) => (await upstream.complete(view, { ...request.params }, ctx.mcpReq.signal)) as CompleteResult);
+  server.setRequestHandler(
+    "completion/complete",
+    async (request, ctx) => (await upstream.complete(view, { ...request.params }, ctx.mcpReq.signal)) as CompleteResult,
+  );
 }
 
 /** How long the first `tools/list` after a start waits for the configured MCP servers (STUDIO_MCP_LIST_WAIT_MS, default 10 s). */
@@ -536,7 +568,9 @@ function configuredServersSettled(studio: McpStudio): Promise<void> {
   if (!studio.mcp) return Promise.resolve();
   let p = settledOnce.get(studio);
   if (!p) {
-    p = studio.mcp.settled(listWaitMs()).catch((err: unknown) => console.warn("[tool-studio] MCP endpoint: waiting for the MCP servers failed:", err instanceof Error ? err.message : err));
+    p = studio.mcp
+      .settled(listWaitMs())
+      .catch((err: unknown) => console.warn("[tool-studio] MCP endpoint: waiting for the MCP servers failed:", err instanceof Error ? err.message : err));
     settledOnce.set(studio, p);
   }
   return p;

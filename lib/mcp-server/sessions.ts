@@ -86,7 +86,8 @@ export class LegacySessions {
   /** Tells every session's client that a list changed (delivered on its GET stream, if it has one open). */
   listChanged(kind: "tools" | "prompts" | "resources"): void {
     for (const s of this.sessions.values()) {
-      const sent = kind === "tools" ? s.server.sendToolListChanged() : kind === "prompts" ? s.server.sendPromptListChanged() : s.server.sendResourceListChanged();
+      const sent =
+        kind === "tools" ? s.server.sendToolListChanged() : kind === "prompts" ? s.server.sendPromptListChanged() : s.server.sendResourceListChanged();
       sent.catch((err: Error) => this.opts.onerror?.(err));
     }
   }
@@ -146,10 +147,13 @@ export class LegacySessions {
 
   private startSweeper(): void {
     if (this.sweeper) return;
-    this.sweeper = setInterval(() => {
-      // close errors go to onerror already (see close): this is a last resort
-      this.sweep().catch((err) => console.error("[tool-studio] MCP endpoint: sweeping idle sessions failed", err));
-    }, Math.max(1_000, Math.min(60_000, this.idleMs / 2)));
+    this.sweeper = setInterval(
+      () => {
+        // close errors go to onerror already (see close): this is a last resort
+        this.sweep().catch((err) => console.error("[tool-studio] MCP endpoint: sweeping idle sessions failed", err));
+      },
+      Math.max(1_000, Math.min(60_000, this.idleMs / 2)),
+    );
     this.sweeper.unref?.();
   }
 

@@ -66,7 +66,9 @@ async function gather(list: Upstream[], each: (u: Upstream) => Promise<Record<st
   const settled = await Promise.allSettled(list.map(each));
   return settled.flatMap((r, i) => {
     if (r.status === "fulfilled") return r.value;
-    console.warn(`[tool-studio] MCP endpoint: listing from MCP server "${list[i]!.name}" failed: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`);
+    console.warn(
+      `[tool-studio] MCP endpoint: listing from MCP server "${list[i]!.name}" failed: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`,
+    );
     return [];
   });
 }
@@ -74,7 +76,9 @@ async function gather(list: Upstream[], each: (u: Upstream) => Promise<Record<st
 const promptName = (u: Upstream, name: string): string => (u.namespaced ? namespacedName(u.name, name) : name);
 
 export async function listPrompts(view: UpstreamView, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
-  return gather(upstreams(view, "prompts"), async (u) => (await listAll(u, "prompts/list", "prompts", signal)).map((p) => ({ ...p, name: promptName(u, String(p.name)) })));
+  return gather(upstreams(view, "prompts"), async (u) =>
+    (await listAll(u, "prompts/list", "prompts", signal)).map((p) => ({ ...p, name: promptName(u, String(p.name)) })),
+  );
 }
 
 /** Which server has the prompt our clients call `name`, and its own name for it. */
@@ -91,7 +95,12 @@ async function findPrompt(view: UpstreamView, name: string, signal?: AbortSignal
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
 }
 
-export async function getPrompt(view: UpstreamView, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
+export async function getPrompt(
+  view: UpstreamView,
+  name: string,
+  args: Record<string, string> | undefined,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
   const { u, own } = await findPrompt(view, name, signal);
   try {
     return await u.connection.request("prompts/get", { name: own, ...(args ? { arguments: args } : {}) }, { signal });

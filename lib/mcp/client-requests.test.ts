@@ -26,8 +26,18 @@ const form: InputRequest = { kind: "elicitation", mode: "form", message: "m", re
 
 describe("a server's requests to the studio as requests for input", () => {
   it("elicitation: form and http(s) URL mode are shown; anything else is named", () => {
-    expect(toElicitation({ message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } })).toMatchObject({ kind: "elicitation", mode: "form", message: "Name?" });
-    expect(toElicitation({ mode: "url", message: "Open", url: "https://x.example/a", elicitationId: "e1" })).toEqual({ kind: "elicitation", mode: "url", message: "Open", url: "https://x.example/a", elicitationId: "e1" });
+    expect(toElicitation({ message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } })).toMatchObject({
+      kind: "elicitation",
+      mode: "form",
+      message: "Name?",
+    });
+    expect(toElicitation({ mode: "url", message: "Open", url: "https://x.example/a", elicitationId: "e1" })).toEqual({
+      kind: "elicitation",
+      mode: "url",
+      message: "Open",
+      url: "https://x.example/a",
+      elicitationId: "e1",
+    });
     expect(toElicitation({ mode: "url", message: "Open", url: "javascript:alert(1)" })).toBe("the URL is not an http(s) URL");
     expect(toElicitation({ mode: "url", message: "Open", url: "file:///etc/passwd" })).toBe("the URL is not an http(s) URL");
     expect(toElicitation({ message: "x", requestedSchema: { type: "string" } })).toBe("the requested schema is not an object schema");
@@ -41,7 +51,13 @@ describe("a server's requests to the studio as requests for input", () => {
     const r = toSampling({
       messages: [
         { role: "user", content: { type: "text", text: "<b>hi</b>" } },
-        { role: "assistant", content: [{ type: "text", text: "a" }, { type: "image", mimeType: "image/png", data: "x" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "a" },
+            { type: "image", mimeType: "image/png", data: "x" },
+          ],
+        },
         { role: "system?", content: { type: "audio" } },
         "junk",
       ],
@@ -79,10 +95,18 @@ describe("a server's requests to the studio as requests for input", () => {
 
   it("sampling answers: the approved reply (with its model, or the human one); a rejection, no answer or nobody to ask is error -1", async () => {
     const req = toSampling({ messages: [] }) as InputRequest;
-    expect(await askSampling(req, caller({ action: "approve", text: "yes" }), "s", signal)).toEqual({ role: "assistant", content: { type: "text", text: "yes" }, model: HUMAN_MODEL, stopReason: "endTurn" });
+    expect(await askSampling(req, caller({ action: "approve", text: "yes" }), "s", signal)).toEqual({
+      role: "assistant",
+      content: { type: "text", text: "yes" },
+      model: HUMAN_MODEL,
+      stopReason: "endTurn",
+    });
     expect((await askSampling(req, caller({ action: "approve", text: "y", model: "m1" }), "s", signal)).model).toBe("m1");
     const refused = async (p: Promise<unknown>) => {
-      const e = await p.then(() => null, (err: unknown) => err);
+      const e = await p.then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(e).toBeInstanceOf(ProtocolError);
       expect((e as ProtocolError).code).toBe(USER_REJECTED);
       return (e as Error).message;
@@ -98,7 +122,12 @@ describe("a server's requests to the studio as requests for input", () => {
 
 describe("task support", () => {
   it("reads a tool's task support and the server's tool-task capability; a task's state as progress", () => {
-    expect([taskSupportOf({ execution: { taskSupport: "required" } }), taskSupportOf({ execution: { taskSupport: "optional" } }), taskSupportOf({ execution: {} }), taskSupportOf(undefined)]).toEqual(["required", "optional", "forbidden", "forbidden"]);
+    expect([
+      taskSupportOf({ execution: { taskSupport: "required" } }),
+      taskSupportOf({ execution: { taskSupport: "optional" } }),
+      taskSupportOf({ execution: {} }),
+      taskSupportOf(undefined),
+    ]).toEqual(["required", "optional", "forbidden", "forbidden"]);
     expect(serverRunsToolTasks({ tasks: { requests: { tools: { call: {} } } } })).toBe(true);
     expect(serverRunsToolTasks({ tasks: { list: {} } })).toBe(false);
     expect(serverRunsToolTasks(undefined)).toBe(false);
@@ -121,7 +150,10 @@ describe("watchedFetch (Streamable HTTP: a broken response stream is reported)",
 
   it("reports an event stream that errors, passes the data and the error on", async () => {
     const broken: unknown[] = [];
-    const f = watchedFetch((e) => broken.push(e), async () => sse(breaking()));
+    const f = watchedFetch(
+      (e) => broken.push(e),
+      async () => sse(breaking()),
+    );
     const res = await f("http://x/mcp");
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: 1\n\n");
@@ -132,28 +164,46 @@ describe("watchedFetch (Streamable HTTP: a broken response stream is reported)",
   it("does not report a stream its own request aborted, nor touch other responses; cancelling passes through", async () => {
     const broken: unknown[] = [];
     const aborted = AbortSignal.abort();
-    const f = watchedFetch((e) => broken.push(e), async () => sse(breaking()));
+    const f = watchedFetch(
+      (e) => broken.push(e),
+      async () => sse(breaking()),
+    );
     const reader = (await f("http://x/mcp", { signal: aborted })).body!.getReader();
     await reader.read();
     await expect(reader.read()).rejects.toThrow();
     expect(broken).toEqual([]);
 
     const json = new Response("{}", { headers: { "content-type": "application/json" } });
-    expect(await watchedFetch(() => {}, async () => json)("http://x")).toBe(json);
+    expect(
+      await watchedFetch(
+        () => {},
+        async () => json,
+      )("http://x"),
+    ).toBe(json);
 
     let cancelled: unknown;
     const endless = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}), cancel: (r) => void (cancelled = r) });
-    const res = await watchedFetch(() => {}, async () => sse(endless))("http://x");
+    const res = await watchedFetch(
+      () => {},
+      async () => sse(endless),
+    )("http://x");
     await res.body!.cancel("bye");
     expect(cancelled).toBe("bye");
 
-    const done = await watchedFetch(() => {}, async () => sse(new ReadableStream({ start: (c) => c.close() })))("http://x");
+    const done = await watchedFetch(
+      () => {},
+      async () => sse(new ReadableStream({ start: (c) => c.close() })),
+    )("http://x");
     expect((await done.body!.getReader().read()).done).toBe(true);
   });
 });
 
 describe("requests relayed to the call's MCP client", () => {
-  const relaying = (relayed: InputResult["relayed"], relayError?: string, asks = { elicitation: true, sampling: true }): ToolContext & { params: unknown[] } => {
+  const relaying = (
+    relayed: InputResult["relayed"],
+    relayError?: string,
+    asks = { elicitation: true, sampling: true },
+  ): ToolContext & { params: unknown[] } => {
     const params: unknown[] = [];
     return {
       ...caller(null),
@@ -161,7 +211,9 @@ describe("requests relayed to the call's MCP client", () => {
       params,
       requestInput: async (_request, opts) => {
         params.push(opts.params);
-        return relayed ? { answer: { action: "decline" }, outcome: "answered", relayed } : { answer: null, outcome: "cancelled", ...(relayError ? { relayError } : {}) };
+        return relayed
+          ? { answer: { action: "decline" }, outcome: "answered", relayed }
+          : { answer: null, outcome: "cancelled", ...(relayError ? { relayError } : {}) };
       },
     };
   };
@@ -190,4 +242,3 @@ describe("requests relayed to the call's MCP client", () => {
     expect(onlyElicitation.params).toEqual([]);
   });
 });
-

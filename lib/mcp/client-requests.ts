@@ -61,7 +61,9 @@ function contentText(c: unknown): string {
 /** `sampling/createMessage` params to a request for input; a string when it cannot be shown. */
 export function toSampling(params: unknown): InputRequest | string {
   if (!isObject(params) || !Array.isArray(params.messages)) return "the request has no messages";
-  const messages: SamplingMessageView[] = params.messages.filter(isObject).map((m) => ({ role: m.role === "assistant" ? "assistant" : "user", text: clip(contentText(m.content)) }));
+  const messages: SamplingMessageView[] = params.messages
+    .filter(isObject)
+    .map((m) => ({ role: m.role === "assistant" ? "assistant" : "user", text: clip(contentText(m.content)) }));
   const hints = isObject(params.modelPreferences) && Array.isArray(params.modelPreferences.hints) ? params.modelPreferences.hints : [];
   const hint = hints.find((h): h is { name: string } => isObject(h) && typeof h.name === "string");
   return {
@@ -97,7 +99,13 @@ function elicitContent(content: Record<string, unknown>): Record<string, ElicitV
  * content), decline or cancel; cancel when nobody answered in time or the run ended; decline
  * when the request cannot be shown or has nobody to ask (`request`/`target` a string: why).
  */
-export async function askElicitation(request: InputRequest | string, target: ToolContext | string, server: string, signal: AbortSignal, params?: Record<string, unknown>): Promise<ElicitAnswer> {
+export async function askElicitation(
+  request: InputRequest | string,
+  target: ToolContext | string,
+  server: string,
+  signal: AbortSignal,
+  params?: Record<string, unknown>,
+): Promise<ElicitAnswer> {
   if (typeof request === "string" || typeof target === "string" || !target.requestInput || target.asks?.elicitation === false) return { action: "decline" };
   const { answer, relayed } = await target.requestInput(request, { server, signal, params });
   // Relayed to the call's MCP client: its answer goes back as it sent it (the SDK checked its shape).
@@ -112,14 +120,21 @@ export async function askElicitation(request: InputRequest | string, target: Too
  * `sampling/createMessage`; no model is called. A rejected, unanswered or unanswerable request
  * is a JSON-RPC error (code -1, as the spec has it for a rejection).
  */
-export async function askSampling(request: InputRequest | string, target: ToolContext | string, server: string, signal: AbortSignal, params?: Record<string, unknown>): Promise<SamplingAnswer> {
+export async function askSampling(
+  request: InputRequest | string,
+  target: ToolContext | string,
+  server: string,
+  signal: AbortSignal,
+  params?: Record<string, unknown>,
+): Promise<SamplingAnswer> {
   const refuse = (why: string) => new ProtocolError(USER_REJECTED, `The studio cannot answer this sampling request: ${why}.`);
   if (typeof request === "string") throw refuse(request);
   if (typeof target === "string") throw refuse(target);
   if (!target.requestInput || target.asks?.sampling === false) throw refuse("this call has no person to ask");
   const { answer, outcome, relayed, relayError } = await target.requestInput(request, { server, signal, params });
   if (relayed?.kind === "sampling") return relayed.result as SamplingAnswer;
-  if (relayError !== undefined) throw new ProtocolError(USER_REJECTED, `Sampling request not answered: the MCP client that made the call refused it (${relayError}).`);
+  if (relayError !== undefined)
+    throw new ProtocolError(USER_REJECTED, `Sampling request not answered: the MCP client that made the call refused it (${relayError}).`);
   if (answer?.action === "approve") {
     return { role: "assistant", content: { type: "text", text: answer.text }, model: answer.model ?? HUMAN_MODEL, stopReason: "endTurn" };
   }

@@ -1,18 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { ClientTaskStore } from "./client-tasks";
 
-const never = (signal: AbortSignal) => new Promise<unknown>((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
+const never = (signal: AbortSignal) =>
+  new Promise<unknown>((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
 
 describe("ClientTaskStore", () => {
   it("runs the work: completed with its result (with the related-task _meta), or failed with its error code and message", async () => {
     const store = new ClientTaskStore();
     const ok = store.create("elicitation/create", 5_000, () => Promise.resolve({ action: "accept", content: { a: 1 }, _meta: { x: 1 } }), "waiting");
     expect(ok.task).toMatchObject({ status: "input_required", statusMessage: "waiting", ttl: 5_000, pollInterval: 1_000 });
-    expect(await store.result(ok.task.taskId)).toEqual({ action: "accept", content: { a: 1 }, _meta: { x: 1, "io.modelcontextprotocol/related-task": { taskId: ok.task.taskId } } });
+    expect(await store.result(ok.task.taskId)).toEqual({
+      action: "accept",
+      content: { a: 1 },
+      _meta: { x: 1, "io.modelcontextprotocol/related-task": { taskId: ok.task.taskId } },
+    });
     expect(store.get(ok.task.taskId)).toMatchObject({ status: "completed" });
     expect(store.get(ok.task.taskId).statusMessage).toBeUndefined();
 
-    const bad = store.create("sampling/createMessage", undefined, () => Promise.reject(Object.assign(new Error("the user rejected the request"), { code: -1 })), "waiting");
+    const bad = store.create(
+      "sampling/createMessage",
+      undefined,
+      () => Promise.reject(Object.assign(new Error("the user rejected the request"), { code: -1 })),
+      "waiting",
+    );
     expect(bad.task.ttl).toBe(600_000);
     await expect(store.result(bad.task.taskId)).rejects.toMatchObject({ code: -1, message: expect.stringContaining("the user rejected the request") });
     expect(store.get(bad.task.taskId)).toMatchObject({ status: "failed", statusMessage: expect.stringContaining("rejected") });

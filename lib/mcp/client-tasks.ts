@@ -10,7 +10,16 @@
 // whose work is the SDK's own checked handler (the request and the eventual answer still pass
 // the SDK's checks); every other request goes through unchanged.
 import { randomUUID } from "node:crypto";
-import { Client, type ClientContext, isTaskAugmentedRequestParams, type JSONRPCRequest, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type Result } from "@modelcontextprotocol/client";
+import {
+  Client,
+  type ClientContext,
+  isTaskAugmentedRequestParams,
+  type JSONRPCRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type Result,
+} from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { isObject } from "./mapping";
 
@@ -97,10 +106,22 @@ export class ClientTaskStore {
    * close) and answers the CreateTaskResult. `waiting` is the status message while it runs.
    */
   create(method: string, requestedTtl: unknown, work: (signal: AbortSignal) => Promise<unknown>, waiting: string): { task: ClientTask } {
-    if (this.tasks.size >= this.maxTasks) throw new ProtocolError(ProtocolErrorCode.InternalError, `The studio keeps at most ${this.maxTasks} tasks per server; try again when some have ended.`);
-    const ttl = typeof requestedTtl === "number" && Number.isFinite(requestedTtl) && requestedTtl > 0 ? Math.min(Math.round(requestedTtl), this.maxTtlMs) : this.defaultTtlMs;
+    if (this.tasks.size >= this.maxTasks)
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `The studio keeps at most ${this.maxTasks} tasks per server; try again when some have ended.`);
+    const ttl =
+      typeof requestedTtl === "number" && Number.isFinite(requestedTtl) && requestedTtl > 0
+        ? Math.min(Math.round(requestedTtl), this.maxTtlMs)
+        : this.defaultTtlMs;
     const now = new Date().toISOString();
-    const task: ClientTask = { taskId: randomUUID(), status: "input_required", statusMessage: waiting, createdAt: now, lastUpdatedAt: now, ttl, pollInterval: this.pollIntervalMs };
+    const task: ClientTask = {
+      taskId: randomUUID(),
+      status: "input_required",
+      statusMessage: waiting,
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl,
+      pollInterval: this.pollIntervalMs,
+    };
     const controller = new AbortController();
     const finish = (status: ClientTaskStatus, statusMessage?: string) => {
       if (TERMINAL.has(task.status)) return;
@@ -227,7 +248,12 @@ export class StudioClient extends Client {
       if (!isTaskAugmentedRequestParams(params) || !isObject(params) || !isObject(params.task)) return checked(request, ctx);
       const { task, ...plain } = params;
       // The work is the SDK's checked handler for the request without `task`, on the task's signal.
-      const created = this.clientTasks.create(method, task.ttl, (signal) => checked({ ...request, params: plain }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }), waiting);
+      const created = this.clientTasks.create(
+        method,
+        task.ttl,
+        (signal) => checked({ ...request, params: plain }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }),
+        waiting,
+      );
       return Promise.resolve(created);
     };
   }

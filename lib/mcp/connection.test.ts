@@ -53,7 +53,11 @@ describe("mapping tools and results", () => {
   });
 
   it("passes content through and maps structuredContent and isError", () => {
-    const content = [{ type: "text", text: "a" }, { type: "image", data: "AA==", mimeType: "image/png", _meta: { x: 1 } }, { type: "resource_link", uri: "https://x", name: "x" }];
+    const content = [
+      { type: "text", text: "a" },
+      { type: "image", data: "AA==", mimeType: "image/png", _meta: { x: 1 } },
+      { type: "resource_link", uri: "https://x", name: "x" },
+    ];
     expect(toToolOutput({ content, structuredContent: [1, 2], _meta: {} }, "s")).toEqual({ content, structuredContent: [1, 2] });
     expect(toToolOutput({ content: [], isError: true }, "s")).toEqual({ content: [], isError: true });
     expect(toToolOutput({ toolResult: { ok: 1 } }, "s").content[0]).toMatchObject({ type: "text" });
@@ -125,7 +129,10 @@ describe("a server that keeps dying", () => {
   });
 
   it("reports a command that cannot be started", async () => {
-    conn = new McpConnection({ name: "nope", transport: "stdio", command: "/nonexistent/mcp-server", args: [], env: {}, enabled: true }, { backoff: { initialMs: 5_000 } });
+    conn = new McpConnection(
+      { name: "nope", transport: "stdio", command: "/nonexistent/mcp-server", args: [], env: {}, enabled: true },
+      { backoff: { initialMs: 5_000 } },
+    );
     await expect(conn.connect()).rejects.toThrow(/ENOENT/);
     expect(conn.status()).toMatchObject({ state: "failed", failures: 1 });
   });

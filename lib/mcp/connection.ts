@@ -294,12 +294,14 @@ export class McpConnection {
       throw new ToolError("network", `MCP server "${this.name}" is unavailable: ${reason}`, { detail: JSON.stringify(this.status()) });
     }
     const declared = this.declarations.get(tool) ?? [];
-    const headers =
-      this.config.transport === "http" && client.getProtocolEra() === "modern" && declared.length ? mcpParamHeaders(declared, args) : undefined;
+    const headers = this.config.transport === "http" && client.getProtocolEra() === "modern" && declared.length ? mcpParamHeaders(declared, args) : undefined;
     const studioTimeout = (ctx as ToolContext & { timeoutMs?: number }).timeoutMs;
     // The studio's signal ends the call; the SDK's own timeout is a backstop that must also allow
     // for the time a person takes to answer the server's requests for input (the run's timeout pauses then).
-    const timeout = Math.max(this.toolTimeout(tool) ?? DEFAULT_TIMEOUT_MS, studioTimeout ?? 0) + (this.opts.callSlackMs ?? 5_000) + (ctx.requestInput ? inputTimeoutMs() * 4 : 0);
+    const timeout =
+      Math.max(this.toolTimeout(tool) ?? DEFAULT_TIMEOUT_MS, studioTimeout ?? 0) +
+      (this.opts.callSlackMs ?? 5_000) +
+      (ctx.requestInput ? inputTimeoutMs() * 4 : 0);
     let result: unknown;
     this.inFlight.add(ctx);
     try {
@@ -336,7 +338,10 @@ export class McpConnection {
     // Over stdio a bigger message never gets here (stdio-guard.ts); over HTTP it is refused here.
     const size = JSON.stringify(result)?.length ?? 0;
     if (size > maxResultBytes()) {
-      throw new ToolError("result_too_large", `MCP server "${this.name}" answered ${tool} with ${size} characters of JSON, over the studio's limit of ${maxResultBytes()} (STUDIO_MCP_MAX_RESULT_BYTES).`);
+      throw new ToolError(
+        "result_too_large",
+        `MCP server "${this.name}" answered ${tool} with ${size} characters of JSON, over the studio's limit of ${maxResultBytes()} (STUDIO_MCP_MAX_RESULT_BYTES).`,
+      );
     }
     return toToolOutput(result, this.name);
   }
@@ -351,7 +356,8 @@ export class McpConnection {
     if (!client || this.state !== "connected") {
       throw new ToolError("network", `MCP server "${this.name}" is unavailable: ${this.unavailableReason() ?? "not connected"}`);
     }
-    if (!this.capabilities?.resources) throw new ToolError("not_found", `MCP server "${this.name}" offers no resources (it did not declare the resources capability).`);
+    if (!this.capabilities?.resources)
+      throw new ToolError("not_found", `MCP server "${this.name}" offers no resources (it did not declare the resources capability).`);
     let result: unknown;
     try {
       result = await client.request({ method: "resources/read", params: { uri } }, RAW, { signal: opts.signal, timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
@@ -394,7 +400,8 @@ export class McpConnection {
    */
   async subscribeResource(uri: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<() => Promise<void>> {
     const client = this.client;
-    if (!client || this.state !== "connected") throw new ToolError("network", `MCP server "${this.name}" is unavailable: ${this.unavailableReason() ?? "not connected"}`);
+    if (!client || this.state !== "connected")
+      throw new ToolError("network", `MCP server "${this.name}" is unavailable: ${this.unavailableReason() ?? "not connected"}`);
     if (this.era === "modern") {
       const subscription = await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs });
       return () => subscription.close();
@@ -417,9 +424,17 @@ export class McpConnection {
     let client: StudioClient | undefined;
     let oauthGuard: { challenged: boolean } | undefined;
     try {
-      const { transport, process: serverProcess, passed, oauth } = createTransport(this.config, {
+      const {
+        transport,
+        process: serverProcess,
+        passed,
+        oauth,
+      } = createTransport(this.config, {
         onStderr: (chunk) => this.stderr.write(chunk),
-        onDropped: ({ id, bytes }) => this.log(`dropped a message of ${bytes} bytes (over STUDIO_MCP_MAX_RESULT_BYTES)${id === null ? " whose request could not be told" : `; request ${String(id).slice(0, 40)} fails with result_too_large`}`),
+        onDropped: ({ id, bytes }) =>
+          this.log(
+            `dropped a message of ${bytes} bytes (over STUDIO_MCP_MAX_RESULT_BYTES)${id === null ? " whose request could not be told" : `; request ${String(id).slice(0, 40)} fails with result_too_large`}`,
+          ),
         // A broken response stream means the server went away: fail its calls now and reconnect
         // (without this, only the next health check would notice, up to healthCheckMs later).
         onStreamBroken: (err) => this.onStreamBroken(gen, err),
@@ -444,8 +459,16 @@ export class McpConnection {
             },
           },
           // Passed on for /api/mcp, which re-offers them (lib/mcp-server/changes.ts).
-          prompts: { autoRefresh: false, debounceMs: 50, onChanged: () => gen === this.generation && this.emit({ type: "lists", server: this.name, kind: "prompts" }) },
-          resources: { autoRefresh: false, debounceMs: 50, onChanged: () => gen === this.generation && this.emit({ type: "lists", server: this.name, kind: "resources" }) },
+          prompts: {
+            autoRefresh: false,
+            debounceMs: 50,
+            onChanged: () => gen === this.generation && this.emit({ type: "lists", server: this.name, kind: "prompts" }),
+          },
+          resources: {
+            autoRefresh: false,
+            debounceMs: 50,
+            onChanged: () => gen === this.generation && this.emit({ type: "lists", server: this.name, kind: "resources" }),
+          },
         },
       });
       const c = client;
@@ -494,8 +517,12 @@ export class McpConnection {
    * the call they arrived for; roots are the server's configured `roots`.
    */
   private handleServerRequests(c: StudioClient): void {
-    c.setRequestHandler("elicitation/create", (request, hctx) => askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
-    c.setRequestHandler("sampling/createMessage", (request, hctx) => askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }));
+    c.setRequestHandler("elicitation/create", (request, hctx) =>
+      askElicitation(toElicitation(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }),
+    );
+    c.setRequestHandler("sampling/createMessage", (request, hctx) =>
+      askSampling(toSampling(request.params), this.callAsking(), this.name, hctx.mcpReq.signal, { ...request.params }),
+    );
     c.setNotificationHandler("notifications/message", (n) => this.onLogMessage(n.params));
     c.setRequestHandler("roots/list", () => ({ roots: (this.config.roots ?? []).map((r) => (r.name ? { uri: r.uri, name: r.name } : { uri: r.uri })) }));
     // Elicitation and sampling sent as tasks (2025-11-25) are answered with a task: see client-tasks.ts.

@@ -123,13 +123,26 @@ export class McpDirectory implements McpView {
   private async reload(): Promise<void> {
     const rows = await this.prisma.mcpServerState.findMany();
     this.rows = new Map(
-      rows.map((r) => [r.name, { configHash: r.configHash, state: r.state as object as McpServerState, tools: (r.tools as object[] as ToolSpec[]).map(heldElsewhere) }]),
+      rows.map((r) => [
+        r.name,
+        { configHash: r.configHash, state: r.state as object as McpServerState, tools: (r.tools as object[] as ToolSpec[]).map(heldElsewhere) },
+      ]),
     );
   }
 }
 
 function placeholder(s: McpServerConfig): McpServerState {
-  return { name: s.name, transport: s.transport, origin: "config", enabled: s.enabled, state: s.enabled ? "connecting" : "disconnected", stderrTail: [], toolCount: 0, excluded: [], failures: 0 };
+  return {
+    name: s.name,
+    transport: s.transport,
+    origin: "config",
+    enabled: s.enabled,
+    state: s.enabled ? "connecting" : "disconnected",
+    stderrTail: [],
+    toolCount: 0,
+    excluded: [],
+    failures: 0,
+  };
 }
 
 /** A tool whose server a worker holds: listed here, run there. */

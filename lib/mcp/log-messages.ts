@@ -19,7 +19,12 @@ export function toLogMessage(params: unknown, server: string): LogMessage | null
   } catch {
     json = undefined;
   }
-  const data = json === undefined ? null : json.length <= MAX_LOG_DATA_CHARS ? (JSON.parse(json) as unknown) : `[log data of ${json.length} characters left out by the studio]`;
+  const data =
+    json === undefined
+      ? null
+      : json.length <= MAX_LOG_DATA_CHARS
+        ? (JSON.parse(json) as unknown)
+        : `[log data of ${json.length} characters left out by the studio]`;
   const logger = typeof p.logger === "string" && p.logger ? p.logger.slice(0, 200) : server;
   return { level: p.level, logger, data };
 }

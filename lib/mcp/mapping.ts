@@ -74,14 +74,16 @@ export function toResourceContents(result: unknown, server: string): ResourceCon
   }
   let total = 0;
   return result.contents.map((c, i): ResourceContents => {
-    const bad = (what: string) => new ToolError("provider", `MCP server "${server}" returned a malformed resource: contents[${i}] ${what}.`, { detail: errorDetail(c) });
+    const bad = (what: string) =>
+      new ToolError("provider", `MCP server "${server}" returned a malformed resource: contents[${i}] ${what}.`, { detail: errorDetail(c) });
     if (!isObject(c) || typeof c.uri !== "string") throw bad("has no uri");
     const mimeType = typeof c.mimeType === "string" ? { mimeType: c.mimeType } : {};
     const text = typeof c.text === "string" ? c.text : null;
     const blob = typeof c.blob === "string" ? c.blob : null;
     if (text === null && blob === null) throw bad("has neither text nor blob");
     total += (text ?? blob!).length;
-    if (total > MAX_RESOURCE_CHARS) throw new ToolError("provider", `MCP server "${server}" returned a resource larger than ${MAX_RESOURCE_CHARS / 1024 / 1024} MB; it is not shown.`);
+    if (total > MAX_RESOURCE_CHARS)
+      throw new ToolError("provider", `MCP server "${server}" returned a resource larger than ${MAX_RESOURCE_CHARS / 1024 / 1024} MB; it is not shown.`);
     return text !== null ? { uri: c.uri, ...mimeType, text } : { uri: c.uri, ...mimeType, blob: blob! };
   });
 }

@@ -2,13 +2,7 @@ import type { ToolSourceProvider } from "../registry/registry";
 import type { RegisteredTool } from "../tools/define";
 import type { ToolSpec } from "../tools/spec";
 import { canonicalJson, sha256Hex } from "../tools/hash";
-import {
-  McpConnection,
-  type McpConnectionEvent,
-  type McpConnectionOptions,
-  type McpConnectionStatus,
-  type McpServerConfig,
-} from "./connection";
+import { McpConnection, type McpConnectionEvent, type McpConnectionOptions, type McpConnectionStatus, type McpServerConfig } from "./connection";
 
 export type McpServerOrigin = "config" | "runtime";
 
@@ -188,7 +182,9 @@ export class McpManager implements McpView {
    * that just started must not call an MCP tool "unknown" because its server is still connecting.
    */
   async settled(timeoutMs = 10_000): Promise<void> {
-    const waits = [...this.entries.values()].map((e) => e.connection?.waitFor((s) => s.state === "connected" || s.state === "failed", timeoutMs).catch(() => undefined));
+    const waits = [...this.entries.values()].map((e) =>
+      e.connection?.waitFor((s) => s.state === "connected" || s.state === "failed", timeoutMs).catch(() => undefined),
+    );
     await Promise.all(waits);
   }
 

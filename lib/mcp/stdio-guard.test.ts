@@ -5,7 +5,11 @@ import { LineGuard, messageId, TOO_LARGE_MARK } from "./stdio-guard";
 function run(limit: number, chunks: string[]) {
   const out: Buffer[] = [];
   const dropped: { id: string | number | null; bytes: number }[] = [];
-  const g = new LineGuard(limit, (c) => out.push(Buffer.from(c)), (d) => dropped.push(d));
+  const g = new LineGuard(
+    limit,
+    (c) => out.push(Buffer.from(c)),
+    (d) => dropped.push(d),
+  );
   for (const c of chunks) g.push(Buffer.from(c));
   const lines = Buffer.concat(out).toString("utf8").split("\n");
   const open = lines.pop();
@@ -41,7 +45,15 @@ describe("LineGuard", () => {
       const r = run(200, text.match(new RegExp(`[\\s\\S]{1,${size}}`, "g"))!);
       expect(r.dropped).toEqual([{ id: 42, bytes: big.length }]);
       expect(r.parsed).toEqual([
-        { jsonrpc: "2.0", id: 42, error: { code: -32603, message: expect.stringContaining(`${big.length} bytes, over the studio's limit of 200`), data: { [TOO_LARGE_MARK]: { bytes: big.length, limit: 200 } } } },
+        {
+          jsonrpc: "2.0",
+          id: 42,
+          error: {
+            code: -32603,
+            message: expect.stringContaining(`${big.length} bytes, over the studio's limit of 200`),
+            data: { [TOO_LARGE_MARK]: { bytes: big.length, limit: 200 } },
+          },
+        },
         JSON.parse(next),
       ]);
     }

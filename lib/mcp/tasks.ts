@@ -70,13 +70,19 @@ const POLL_MAX_MS = 5_000;
  * call at once) is answered with that result.
  */
 export async function callAsTask(client: Client, name: string, args: Record<string, unknown>, o: TaskCallOptions): Promise<unknown> {
-  const created = await client.request({ method: "tools/call", params: { name, arguments: args, task: { ttl: o.ttl } } }, RAW, { signal: o.signal, timeout: o.timeout, headers: o.headers });
+  const created = await client.request({ method: "tools/call", params: { name, arguments: args, task: { ttl: o.ttl } } }, RAW, {
+    signal: o.signal,
+    timeout: o.timeout,
+    headers: o.headers,
+  });
   const task = isObject(created) ? taskOf(created.task) : null;
   if (!task) return created;
   o.onState(task, 0);
 
   const cancelTask = () => {
-    client.request({ method: "tasks/cancel", params: { taskId: task.taskId } }, RAW, { timeout: 5_000 }).catch((err: unknown) => o.log(`tasks/cancel ${task.taskId} failed: ${(err as Error).message}`));
+    client
+      .request({ method: "tasks/cancel", params: { taskId: task.taskId } }, RAW, { timeout: 5_000 })
+      .catch((err: unknown) => o.log(`tasks/cancel ${task.taskId} failed: ${(err as Error).message}`));
   };
   o.signal.addEventListener("abort", cancelTask, { once: true });
   let done = false;
@@ -93,7 +99,9 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
         };
       });
       if (done || o.signal.aborted) return;
-      const now = taskOf(await client.request({ method: "tasks/get", params: { taskId: task.taskId } }, RAW, { signal: o.signal, timeout: 10_000 }).catch(() => null));
+      const now = taskOf(
+        await client.request({ method: "tasks/get", params: { taskId: task.taskId } }, RAW, { signal: o.signal, timeout: 10_000 }).catch(() => null),
+      );
       if (!now || done) continue;
       try {
         o.onState(now, polls);

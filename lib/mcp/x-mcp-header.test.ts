@@ -61,9 +61,7 @@ describe("x-mcp-header validation", () => {
   });
 
   it("rejects tokens that repeat without regard to case", () => {
-    const scan = scanXMcpHeaders(
-      obj({ a: { type: "string", "x-mcp-header": "Region" }, b: obj({ c: { type: "string", "x-mcp-header": "REGION" } }) }),
-    );
+    const scan = scanXMcpHeaders(obj({ a: { type: "string", "x-mcp-header": "Region" }, b: obj({ c: { type: "string", "x-mcp-header": "REGION" } }) }));
     expect(reason(scan)).toMatch(/"REGION".*duplicates "Region"/);
   });
 

@@ -20,7 +20,19 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const ALLOWED_TYPES = new Set(["string", "integer", "boolean"]);
 
 /** Keywords whose subschemas are NOT on the `properties`-only path. */
-const OFF_PATH_SINGLE = ["items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else", "additionalItems"];
+const OFF_PATH_SINGLE = [
+  "items",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "additionalItems",
+];
 const OFF_PATH_ARRAY = ["prefixItems", "oneOf", "anyOf", "allOf"];
 const OFF_PATH_MAP = ["$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies"];
 
@@ -34,9 +46,7 @@ export interface XMcpHeaderDeclaration {
   type: XMcpHeaderType;
 }
 
-export type XMcpHeaderScan =
-  | { valid: true; declarations: XMcpHeaderDeclaration[] }
-  | { valid: false; reason: string };
+export type XMcpHeaderScan = { valid: true; declarations: XMcpHeaderDeclaration[] } | { valid: false; reason: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const where = (path: string[]) => (path.length ? `/${path.join("/")}` : "the root");

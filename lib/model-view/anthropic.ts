@@ -14,7 +14,13 @@ export const ANTHROPIC_TOOLS_DOC = "https://docs.anthropic.com/en/docs/agents-an
 export function toAnthropic(spec: { description?: string; inputSchema: JsonSchema }, opts: ConvertOptions): Converted {
   const lint: LintItem[] = [];
   if (spec.inputSchema.type !== "object") {
-    const item: LintItem = { severity: "rejected", pointer: "", keyword: "type", message: 'Anthropic\'s input_schema must have `type: "object"`.', doc: ANTHROPIC_TOOLS_DOC };
+    const item: LintItem = {
+      severity: "rejected",
+      pointer: "",
+      keyword: "type",
+      message: 'Anthropic\'s input_schema must have `type: "object"`.',
+      doc: ANTHROPIC_TOOLS_DOC,
+    };
     lint.push(spec.inputSchema.type === undefined ? { ...item, fix: 'type: "object" added' } : item);
   }
   let schema: JsonSchema = spec.inputSchema.type === undefined ? { type: "object", ...spec.inputSchema } : spec.inputSchema;

@@ -45,7 +45,11 @@ export function definitionsFile(registry: readonly ToolSpec[], target: Target, o
     $comment: `Made by Tool Studio: ${chosen.length} tool definition${chosen.length === 1 ? "" : "s"} as ${label} is sent them${strict ? " in strict mode" : ""}. Regenerate rather than edit.`,
     for: target,
     strict,
-    filter: { ...(filter.source ? { source: filter.source } : {}), ...(filter.q ? { q: filter.q } : {}), ...(filter.hints?.length ? { hints: filter.hints } : {}) },
+    filter: {
+      ...(filter.source ? { source: filter.source } : {}),
+      ...(filter.q ? { q: filter.q } : {}),
+      ...(filter.hints?.length ? { hints: filter.hints } : {}),
+    },
     total: built.length,
     tokens: { count: budget.arrayTokens, tokenizer: budget.tokenizer, approximate: budget.approximate, ...(budget.method ? { method: budget.method } : {}) },
     definitions: built.map((b) => b.definition),

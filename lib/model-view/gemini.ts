@@ -17,11 +17,30 @@ export const GEMINI_DECLARATION_DOC = "https://ai.google.dev/api/caching#Functio
 
 /** The fields of Gemini's Schema. */
 export const GEMINI_KEYWORDS = new Set([
-  "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties", "required",
-  "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
 ]);
 const FORMATS = new Set(["float", "double", "int32", "int64", "enum", "date-time"]);
-
 
 export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: LintItem[] } {
   const lint: LintItem[] = [];
@@ -56,7 +75,13 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
     const notes: string[] = [];
     const moved = (k: string, v: unknown, severity: LintItem["severity"] = "rejected") => {
       notes.push(`${k}: ${show(v)}`);
-      note(severity, ptr, k, `Gemini's Schema has no \`${k}\` field${severity === "rejected" ? " (the API refuses unknown fields)" : ""}.`, "moved into the description (not enforced)");
+      note(
+        severity,
+        ptr,
+        k,
+        `Gemini's Schema has no \`${k}\` field${severity === "rejected" ? " (the API refuses unknown fields)" : ""}.`,
+        "moved into the description (not enforced)",
+      );
     };
 
     // Types: a list (with null) becomes one type plus nullable, or a union.
@@ -67,25 +92,41 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
       if (nonNull.length < type.length) nullable = true;
       if (nonNull.length === 1) out.type = nonNull[0];
       else if (nonNull.length > 1) out.anyOf = nonNull.map((t) => ({ type: t }));
-      note("changed", ptr, "type", `A list of types ${show(type)}: Gemini's \`type\` is one type.`, nonNull.length > 1 ? "written as anyOf of the types" : "one type, with nullable");
+      note(
+        "changed",
+        ptr,
+        "type",
+        `A list of types ${show(type)}: Gemini's \`type\` is one type.`,
+        nonNull.length > 1 ? "written as anyOf of the types" : "one type, with nullable",
+      );
     } else if (type === "null") {
       nullable = true;
       note("changed", ptr, "type", 'Gemini has no `"null"` type alone.', "nullable: true");
     } else if (typeof type === "string") out.type = type;
 
     for (const [k, v] of Object.entries(s)) {
-      if (["type", "properties", "required", "items", "prefixItems", "anyOf", "oneOf", "allOf", "nullable", "const", "enum", "format", "examples"].includes(k)) continue;
+      if (["type", "properties", "required", "items", "prefixItems", "anyOf", "oneOf", "allOf", "nullable", "const", "enum", "format", "examples"].includes(k))
+        continue;
       if (GEMINI_KEYWORDS.has(k)) out[k] = v;
-      else if (k === "$defs" || k === "definitions") note("changed", `${ptr}/${k}`, k, `Gemini's Schema has no \`${k}\`.`, "references to them inlined, the definitions removed");
-      else if (k === "$schema" || k === "$id" || k === "$comment" || k === "$anchor") note("rejected", ptr, k, `Gemini's Schema has no \`${k}\` field (the API refuses unknown fields).`, "removed");
-      else if (k === "additionalProperties" && v === false) note("dropped", ptr, k, "Gemini's Schema has no `additionalProperties`: extra keys are not refused.", "removed");
+      else if (k === "$defs" || k === "definitions")
+        note("changed", `${ptr}/${k}`, k, `Gemini's Schema has no \`${k}\`.`, "references to them inlined, the definitions removed");
+      else if (k === "$schema" || k === "$id" || k === "$comment" || k === "$anchor")
+        note("rejected", ptr, k, `Gemini's Schema has no \`${k}\` field (the API refuses unknown fields).`, "removed");
+      else if (k === "additionalProperties" && v === false)
+        note("dropped", ptr, k, "Gemini's Schema has no `additionalProperties`: extra keys are not refused.", "removed");
       else moved(k, v);
     }
     if (s.format !== undefined) {
       if (typeof s.format === "string" && FORMATS.has(s.format)) out.format = s.format;
       else {
         notes.push(`format: ${show(s.format)}`);
-        note("rejected", ptr, "format", `Gemini takes the formats ${[...FORMATS].join(", ")}, not ${show(s.format)}.`, "moved into the description (not enforced)");
+        note(
+          "rejected",
+          ptr,
+          "format",
+          `Gemini takes the formats ${[...FORMATS].join(", ")}, not ${show(s.format)}.`,
+          "moved into the description (not enforced)",
+        );
       }
     }
     if (Array.isArray(s.examples) && s.examples.length) {
@@ -117,7 +158,8 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
         return true;
       });
       const conv = members.map((m, i) => visit(m, `${ptr}/${union}/${i}`, refs));
-      if (conv.length === 1 && Object.keys(out).every((k) => k === "description" || k === "title")) Object.assign(out, conv[0], out.description ? { description: out.description } : {});
+      if (conv.length === 1 && Object.keys(out).every((k) => k === "description" || k === "title"))
+        Object.assign(out, conv[0], out.description ? { description: out.description } : {});
       else if (conv.length) out.anyOf = [...((out.anyOf as JsonSchema[]) ?? []), ...conv];
     }
     if (Array.isArray(s.allOf)) {
@@ -142,7 +184,13 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
         out.maxItems ??= tuple.length;
       }
       notes.push(`positions: ${members.map((m, i) => `${i + 1}. ${show(m)}`).join("; ")}`);
-      note("changed", ptr, key, `Gemini's Schema has no tuples (\`${key}\`).`, "items are the union of the positions' schemas; which goes where is in the description");
+      note(
+        "changed",
+        ptr,
+        key,
+        `Gemini's Schema has no tuples (\`${key}\`).`,
+        "items are the union of the positions' schemas; which goes where is in the description",
+      );
     } else if (s.items !== undefined) out.items = visit(s.items, `${ptr}/items`, refs);
 
     if (isObj(s.properties)) {
@@ -167,7 +215,8 @@ export function geminiSchema(input: JsonSchema): { schema: JsonSchema; lint: Lin
 /** The Gemini function declaration; a tool without parameters leaves `parameters` out, as the API asks. */
 export function toGemini(spec: { description?: string; inputSchema: JsonSchema }, opts: ConvertOptions): Converted {
   const { schema, lint } = geminiSchema(spec.inputSchema);
-  if (schema.type !== "object") lint.push({ severity: "rejected", pointer: "", keyword: "type", message: "Gemini's parameters must describe an object.", doc: GEMINI_DECLARATION_DOC });
+  if (schema.type !== "object")
+    lint.push({ severity: "rejected", pointer: "", keyword: "type", message: "Gemini's parameters must describe an object.", doc: GEMINI_DECLARATION_DOC });
   const hasParams = schema.properties && Object.keys(schema.properties as JsonSchema).length > 0;
   const definition: Record<string, unknown> = { name: opts.name };
   if (spec.description) definition.description = spec.description;

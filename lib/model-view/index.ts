@@ -34,7 +34,17 @@ const CONVERTERS: Record<Target, (spec: ToolSpec, opts: ConvertOptions) => Conve
 };
 
 /** What of a spec a definition is made from (not its source, triggers or raw form). */
-const defined = (s: ToolSpec) => ({ n: s.name, t: s.title, d: s.description, i: s.inputSchema, o: s.outputSchema, a: s.annotations, ic: s.icons, e: s.execution, m: s._meta });
+const defined = (s: ToolSpec) => ({
+  n: s.name,
+  t: s.title,
+  d: s.description,
+  i: s.inputSchema,
+  o: s.outputSchema,
+  a: s.annotations,
+  ic: s.icons,
+  e: s.execution,
+  m: s._meta,
+});
 
 const hashes = new WeakMap<ToolSpec, string>();
 function hashOf(spec: ToolSpec): string {
@@ -54,7 +64,14 @@ export function registryNames(specs: readonly ToolSpec[], target: Target): Map<s
   let per = nameMaps.get(specs);
   if (!per) nameMaps.set(specs, (per = new Map()));
   let m = per.get(target);
-  if (!m) per.set(target, (m = mapNames(specs.map((s) => s.name), rule)));
+  if (!m)
+    per.set(
+      target,
+      (m = mapNames(
+        specs.map((s) => s.name),
+        rule,
+      )),
+    );
   return m;
 }
 
@@ -72,7 +89,14 @@ export function buildDefinition(spec: ToolSpec, target: Target, opts: { strict?:
   const c = CONVERTERS[target](spec, { strict, name: sent });
   const lint: LintItem[] = [];
   if (rule && sent !== spec.name) {
-    lint.push({ severity: "rejected", pointer: "#name", keyword: "name", message: `The name "${spec.name}" is refused (names: ${rule.says}).`, doc: rule.doc, fix: `sent as "${sent}"` });
+    lint.push({
+      severity: "rejected",
+      pointer: "#name",
+      keyword: "name",
+      message: `The name "${spec.name}" is refused (names: ${rule.says}).`,
+      doc: rule.doc,
+      fix: `sent as "${sent}"`,
+    });
   }
   lint.push(...c.lint);
   const built: BuiltDefinition = {
@@ -91,7 +115,11 @@ export function buildDefinition(spec: ToolSpec, target: Target, opts: { strict?:
 }
 
 /** Every tool of `specs` for `target`, names mapped across all of `registry` (the whole registry, also when `specs` is a subset). */
-export function buildDefinitions(specs: readonly ToolSpec[], target: Target, opts: { strict?: boolean; registry?: readonly ToolSpec[] } = {}): BuiltDefinition[] {
+export function buildDefinitions(
+  specs: readonly ToolSpec[],
+  target: Target,
+  opts: { strict?: boolean; registry?: readonly ToolSpec[] } = {},
+): BuiltDefinition[] {
   const names = registryNames(opts.registry ?? specs, target);
   return specs.map((s) => buildDefinition(s, target, { strict: opts.strict, names }));
 }

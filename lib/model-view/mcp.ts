@@ -12,8 +12,16 @@ export const MCP_TOOL_DOC = "https://modelcontextprotocol.io/specification/2025-
 
 export function toMcp(spec: ToolSpec, opts: ConvertOptions): Converted {
   const lint: LintItem[] = [];
-  if (!MCP_NAME.pattern.test(spec.name)) lint.push({ severity: "rejected", pointer: "#name", keyword: "name", message: `MCP tool names are ${MCP_NAME.says}.`, doc: MCP_NAME.doc });
-  if (spec.inputSchema.type !== "object") lint.push({ severity: "rejected", pointer: "", keyword: "type", message: 'MCP\'s inputSchema must be an object schema (`type: "object"`).', doc: MCP_TOOL_DOC });
+  if (!MCP_NAME.pattern.test(spec.name))
+    lint.push({ severity: "rejected", pointer: "#name", keyword: "name", message: `MCP tool names are ${MCP_NAME.says}.`, doc: MCP_NAME.doc });
+  if (spec.inputSchema.type !== "object")
+    lint.push({
+      severity: "rejected",
+      pointer: "",
+      keyword: "type",
+      message: 'MCP\'s inputSchema must be an object schema (`type: "object"`).',
+      doc: MCP_TOOL_DOC,
+    });
   const definition: Record<string, unknown> = { name: opts.name };
   if (spec.title !== undefined) definition.title = spec.title;
   if (spec.description !== undefined) definition.description = spec.description;

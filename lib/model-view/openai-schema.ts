@@ -14,7 +14,19 @@ export const OPENAI_FUNCTIONS_DOC = "https://platform.openai.com/docs/guides/fun
 
 const ROOT_COMBINATORS = ["oneOf", "anyOf", "allOf", "enum", "const", "not"] as const;
 /** Where a JSON Schema holds subschemas: one, a list, or a map of them. */
-const ONE = ["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems"];
+const ONE = [
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "additionalItems",
+];
 const LIST = ["prefixItems", "anyOf", "oneOf", "allOf"];
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
@@ -24,16 +36,26 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
  */
 export function openAiBaseRules(input: JsonSchema): LintItem[] {
   const lint: LintItem[] = [];
-  const reject = (pointer: string, keyword: string, message: string) => lint.push({ severity: "rejected", pointer, keyword, message, doc: OPENAI_FUNCTIONS_DOC });
+  const reject = (pointer: string, keyword: string, message: string) =>
+    lint.push({ severity: "rejected", pointer, keyword, message, doc: OPENAI_FUNCTIONS_DOC });
   lint.push(...rootTypeRule(input));
   for (const k of ROOT_COMBINATORS) {
-    if (input[k] !== undefined) reject("", k, `OpenAI refuses \`${k}\` at the top of function parameters (the API answers "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level"); declare one object with every variant's properties and tell the variants apart in the description.`);
+    if (input[k] !== undefined)
+      reject(
+        "",
+        k,
+        `OpenAI refuses \`${k}\` at the top of function parameters (the API answers "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level"); declare one object with every variant's properties and tell the variants apart in the description.`,
+      );
   }
   const visit = (s: unknown, ptr: string) => {
     if (!isObj(s)) return;
     const types = Array.isArray(s.type) ? s.type : [s.type];
     if (types.includes("array") && s.items === undefined) {
-      reject(ptr, "items", `An array without \`items\`: OpenAI refuses it (the API answers "array schema missing items"); declare \`items\`, the schema of each element.`);
+      reject(
+        ptr,
+        "items",
+        `An array without \`items\`: OpenAI refuses it (the API answers "array schema missing items"); declare \`items\`, the schema of each element.`,
+      );
     }
     for (const k of ONE) visit(s[k], `${ptr}/${k}`);
     for (const k of LIST) if (Array.isArray(s[k])) (s[k] as unknown[]).forEach((m, i) => visit(m, `${ptr}/${k}/${i}`));
@@ -47,7 +69,15 @@ export function openAiBaseRules(input: JsonSchema): LintItem[] {
 function rootTypeRule(schema: JsonSchema): LintItem[] {
   if (schema.type === "object") return [];
   const type = schema.type === undefined ? "missing" : JSON.stringify(schema.type);
-  return [{ severity: "rejected", pointer: "", keyword: "type", message: `OpenAI function parameters must be a JSON Schema object (the API answers "schema must be a JSON Schema of 'type: object'"; here type is ${type}); declare \`type: "object"\` at the root.`, doc: OPENAI_FUNCTIONS_DOC }];
+  return [
+    {
+      severity: "rejected",
+      pointer: "",
+      keyword: "type",
+      message: `OpenAI function parameters must be a JSON Schema object (the API answers "schema must be a JSON Schema of 'type: object'"; here type is ${type}); declare \`type: "object"\` at the root.`,
+      doc: OPENAI_FUNCTIONS_DOC,
+    },
+  ];
 }
 
 export function openAiParameters(input: JsonSchema, strict: boolean): { parameters: JsonSchema; strict: boolean; strictReason?: string; lint: LintItem[] } {

@@ -18,8 +18,12 @@ export interface DefinitionQuery {
 
 export function parseDefinitionQuery(params: URLSearchParams, allowed: readonly string[]): DefinitionQuery {
   for (const key of new Set(params.keys())) {
-    if (!allowed.includes(key)) throw new HttpError("bad_request", `Invalid query: /${key} is not a parameter here (accepted: ${allowed.join(", ")})`, [{ path: `/${key}`, message: "unknown parameter" }]);
-    if (key !== "hint" && params.getAll(key).length > 1) throw new HttpError("bad_request", `Invalid query: /${key} is given more than once`, [{ path: `/${key}`, message: "given more than once" }]);
+    if (!allowed.includes(key))
+      throw new HttpError("bad_request", `Invalid query: /${key} is not a parameter here (accepted: ${allowed.join(", ")})`, [
+        { path: `/${key}`, message: "unknown parameter" },
+      ]);
+    if (key !== "hint" && params.getAll(key).length > 1)
+      throw new HttpError("bad_request", `Invalid query: /${key} is given more than once`, [{ path: `/${key}`, message: "given more than once" }]);
   }
   const target = params.get("for");
   if (!isTarget(target)) {

@@ -101,9 +101,19 @@ export function runModelView(run: Run, target: Target): RunModelView {
 
   switch (target) {
     case "mcp": {
-      message = { content: result.content, ...(structured !== undefined ? { structuredContent: structured } : {}), ...(result.isError ? { isError: true } : {}) };
+      message = {
+        content: result.content,
+        ...(structured !== undefined ? { structuredContent: structured } : {}),
+        ...(result.isError ? { isError: true } : {}),
+      };
       for (const p of parts) note(p.pointer, describe(p.block), "carried", "As the server answered it; how a model sees it is up to the MCP client.");
-      if (structured !== undefined) note("/structuredContent", "structured content", "carried", "Sent beside the content; clients that show it to a model usually give the text block instead.");
+      if (structured !== undefined)
+        note(
+          "/structuredContent",
+          "structured content",
+          "carried",
+          "Sent beside the content; clients that show it to a model usually give the text block instead.",
+        );
       break;
     }
     case "openai-chat": {
@@ -113,8 +123,14 @@ export function runModelView(run: Run, target: Target): RunModelView {
         const t = asText(p.block);
         if (t !== null) {
           texts.push(t);
-          note(p.pointer, describe(p.block), p.block.type === "text" ? "carried" : "changed", p.block.type === "text" ? "A text part." : "Sent as text: a tool message carries text only.");
-        } else note(p.pointer, describe(p.block), "dropped", "A Chat Completions tool message carries text only; images, audio and binary resources are not sent.");
+          note(
+            p.pointer,
+            describe(p.block),
+            p.block.type === "text" ? "carried" : "changed",
+            p.block.type === "text" ? "A text part." : "Sent as text: a tool message carries text only.",
+          );
+        } else
+          note(p.pointer, describe(p.block), "dropped", "A Chat Completions tool message carries text only; images, audio and binary resources are not sent.");
       }
       if (!hasText && structured !== undefined) texts.push(JSON.stringify(structured));
       structuredNote(!hasText);
@@ -160,11 +176,22 @@ export function runModelView(run: Run, target: Target): RunModelView {
         } else if (t !== null) {
           content.push({ type: "text", text: t });
           note(p.pointer, describe(b), b.type === "text" ? "carried" : "changed", b.type === "text" ? "A text block." : "Sent as a text block.");
-        } else note(p.pointer, describe(b), "dropped", "A tool_result carries text, images, documents and search results; audio and other binary content are not sent.");
+        } else
+          note(
+            p.pointer,
+            describe(b),
+            "dropped",
+            "A tool_result carries text, images, documents and search results; audio and other binary content are not sent.",
+          );
       }
       if (!hasText && structured !== undefined) content.unshift({ type: "text", text: JSON.stringify(structured) });
       structuredNote(!hasText);
-      message = { type: "tool_result", tool_use_id: `toolu_${run.id.replace(/[^A-Za-z0-9_]/g, "").slice(0, 40)}`, content, ...(result.isError ? { is_error: true } : {}) };
+      message = {
+        type: "tool_result",
+        tool_use_id: `toolu_${run.id.replace(/[^A-Za-z0-9_]/g, "").slice(0, 40)}`,
+        content,
+        ...(result.isError ? { is_error: true } : {}),
+      };
       break;
     }
     case "gemini": {
@@ -175,16 +202,35 @@ export function runModelView(run: Run, target: Target): RunModelView {
       for (const p of parts) {
         const b = p.block;
         const t = asText(b);
-        const blob = b.type === "image" || b.type === "audio" ? { mime: b.mimeType, data: b.data } : b.type === "resource" && "blob" in b.resource ? { mime: b.resource.mimeType ?? "", data: b.resource.blob } : null;
+        const blob =
+          b.type === "image" || b.type === "audio"
+            ? { mime: b.mimeType, data: b.data }
+            : b.type === "resource" && "blob" in b.resource
+              ? { mime: b.resource.mimeType ?? "", data: b.resource.blob }
+              : null;
         if (blob && GEMINI_INLINE.has(blob.mime)) {
           media.push({ inlineData: { mimeType: blob.mime, data: blob.data } });
           note(p.pointer, describe(b), "carried", "A part of the function response (inlineData), for models that take multimodal function responses.");
         } else if (blob) {
-          note(p.pointer, describe(b), "dropped", `A function response's parts take images (PNG, JPEG, WebP), PDF and plain text, not ${blob.mime || "this content"}.`);
+          note(
+            p.pointer,
+            describe(b),
+            "dropped",
+            `A function response's parts take images (PNG, JPEG, WebP), PDF and plain text, not ${blob.mime || "this content"}.`,
+          );
         } else if (t !== null) {
           texts.push(t);
-          if (structured !== undefined && !result.isError) note(p.pointer, describe(b), "dropped", "The structured content is the response's output instead (this text serializes it).");
-          else note(p.pointer, describe(b), b.type === "text" ? "carried" : "changed", b.type === "text" ? `In the response's ${result.isError ? "error" : "output"} string.` : `Sent as text in the response's ${result.isError ? "error" : "output"} string.`);
+          if (structured !== undefined && !result.isError)
+            note(p.pointer, describe(b), "dropped", "The structured content is the response's output instead (this text serializes it).");
+          else
+            note(
+              p.pointer,
+              describe(b),
+              b.type === "text" ? "carried" : "changed",
+              b.type === "text"
+                ? `In the response's ${result.isError ? "error" : "output"} string.`
+                : `Sent as text in the response's ${result.isError ? "error" : "output"} string.`,
+            );
         }
       }
       let response: Record<string, unknown>;
@@ -206,7 +252,12 @@ export function runModelView(run: Run, target: Target): RunModelView {
           note(p.pointer, describe(b), "carried", "ToolResultContent::Image.");
         } else if (t !== null) {
           content.push({ type: "text", text: t });
-          note(p.pointer, describe(b), b.type === "text" ? "carried" : "changed", b.type === "text" ? "ToolResultContent::Text." : "Sent as ToolResultContent::Text.");
+          note(
+            p.pointer,
+            describe(b),
+            b.type === "text" ? "carried" : "changed",
+            b.type === "text" ? "ToolResultContent::Text." : "Sent as ToolResultContent::Text.",
+          );
         } else note(p.pointer, describe(b), "dropped", "Rig's ToolResultContent is text or an image; audio and binary resources are not sent.");
       }
       if (!hasText && structured !== undefined) content.unshift({ type: "text", text: JSON.stringify(structured) });
@@ -219,7 +270,11 @@ export function runModelView(run: Run, target: Target): RunModelView {
   let tokens = countTokens(target, JSON.stringify(message));
   if (carried.some((c) => c.how === "carried" && /^(image|audio|embedded resource)/.test(c.what)) && target !== "mcp") {
     // Providers count media by its size or duration, not as the text of its base64.
-    tokens = { ...tokens, approximate: true, method: `o200k_base count of the message's JSON, media included as its base64 text; the provider counts images and files its own way` };
+    tokens = {
+      ...tokens,
+      approximate: true,
+      method: `o200k_base count of the message's JSON, media included as its base64 text; the provider counts images and files its own way`,
+    };
   }
   const view: RunModelView = { for: target, run: run.id, tool: run.tool, status: run.status, message, carried, tokens, doc };
   if (run.status !== "success") {

@@ -37,4 +37,5 @@ export function distinctLint(lint: LintItem[]): LintItem[] {
 }
 
 /** A schema's description with what is not enforced appended. */
-export const describedWith = (description: unknown, notes: string[]) => [typeof description === "string" ? description : "", `(Not enforced: ${notes.join("; ")})`].filter(Boolean).join(" ");
+export const describedWith = (description: unknown, notes: string[]) =>
+  [typeof description === "string" ? description : "", `(Not enforced: ${notes.join("; ")})`].filter(Boolean).join(" ");

@@ -32,7 +32,21 @@ export interface StrictProfile {
 export const OPENAI_STRICT: StrictProfile = {
   provider: "OpenAI",
   doc: "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas",
-  keywords: new Set(["description", "title", "enum", "const", "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems", "maxItems"]),
+  keywords: new Set([
+    "description",
+    "title",
+    "enum",
+    "const",
+    "pattern",
+    "format",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "maxItems",
+  ]),
   formats: new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]),
   requireAll: true,
   recursion: true,
@@ -61,9 +75,23 @@ export interface StrictResult {
 }
 
 const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "$anchor", "$vocabulary"]);
-const STRUCTURAL = new Set(["type", "properties", "required", "additionalProperties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions", "nullable", "patternProperties"]);
+const STRUCTURAL = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "prefixItems",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "$ref",
+  "$defs",
+  "definitions",
+  "nullable",
+  "patternProperties",
+]);
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
-
 
 /** The `$ref`s of the root's `$defs`/`definitions` that reach themselves, and whether `#` is used. */
 function recursiveRefs(root: JsonSchema): Set<string> {
@@ -171,8 +199,10 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
 
     if (typeof s.$ref === "string") {
       const ref = s.$ref;
-      if (!(ref === "#" || ref.startsWith("#/$defs/") || ref.startsWith("#/definitions/"))) block(ptr, "$ref", `a reference ${show(ref)} outside the schema's own $defs`);
-      else if (!profile.recursion && recursive.has(ref)) block(ptr, "$ref", `a recursive reference ${show(ref)} (${profile.provider} strict mode has no recursive schemas)`);
+      if (!(ref === "#" || ref.startsWith("#/$defs/") || ref.startsWith("#/definitions/")))
+        block(ptr, "$ref", `a reference ${show(ref)} outside the schema's own $defs`);
+      else if (!profile.recursion && recursive.has(ref))
+        block(ptr, "$ref", `a recursive reference ${show(ref)} (${profile.provider} strict mode has no recursive schemas)`);
       out.$ref = ref;
     }
 
@@ -216,7 +246,13 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
 
     // Composition.
     if (Array.isArray(s.oneOf)) {
-      note("changed", ptr, "oneOf", `${profile.provider} strict mode has no \`oneOf\`.`, "written as anyOf (a value matching two members is no longer refused)");
+      note(
+        "changed",
+        ptr,
+        "oneOf",
+        `${profile.provider} strict mode has no \`oneOf\`.`,
+        "written as anyOf (a value matching two members is no longer refused)",
+      );
       if (Array.isArray(s.anyOf)) block(ptr, "oneOf", "both oneOf and anyOf on one schema");
     }
     const union = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as unknown[] | undefined;
@@ -247,15 +283,28 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
         if (profile.maxMinItems === undefined || tuple.length <= profile.maxMinItems) out.minItems = tuple.length;
       }
       notes.push(`positions: ${members.map((m, i) => `${i + 1}. ${show(m)}`).join("; ")}`);
-      note("changed", ptr, key, `${profile.provider} strict mode has no tuples (\`${key}\` as a list).`, "items are the union of the positions' schemas; which goes where is in the description");
+      note(
+        "changed",
+        ptr,
+        key,
+        `${profile.provider} strict mode has no tuples (\`${key}\` as a list).`,
+        "items are the union of the positions' schemas; which goes where is in the description",
+      );
     } else if (s.items !== undefined) out.items = visit(s.items, `${ptr}/items`, depth);
     else if (type === "array" || (Array.isArray(type) && type.includes("array"))) block(ptr, "items", "an array of items of any type");
 
     // An object given by its union's members (`type: "object"` beside oneOf/anyOf, no properties of its own): the members say it.
-    const unionShaped = isObject && !root && out.anyOf !== undefined && !isObj(s.properties) && s.additionalProperties === undefined && !isObj(s.patternProperties);
+    const unionShaped =
+      isObject && !root && out.anyOf !== undefined && !isObj(s.properties) && s.additionalProperties === undefined && !isObj(s.patternProperties);
     if (unionShaped) {
       if (out.type === "object") delete out.type;
-      note("changed", ptr, "type", "An object whose shape is given by its union's members.", "the members carry the object (each closed); the outer `type` left to them");
+      note(
+        "changed",
+        ptr,
+        "type",
+        "An object whose shape is given by its union's members.",
+        "the members carry the object (each closed); the outer `type` left to them",
+      );
     }
 
     // Objects.
@@ -270,17 +319,33 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
         let v = visit(ps, `${ptr}/properties/${esc(name)}`, depth + 1);
         if (!required.has(name) && profile.requireAll) {
           v = withNull(v);
-          note("changed", `${ptr}/properties/${esc(name)}`, "required", `${profile.provider} strict mode needs every property in \`required\`.`, "made required; null stands for leaving it out");
+          note(
+            "changed",
+            `${ptr}/properties/${esc(name)}`,
+            "required",
+            `${profile.provider} strict mode needs every property in \`required\`.`,
+            "made required; null stands for leaving it out",
+          );
         }
         outProps[name] = v;
       }
-      for (const name of required) if (!(name in props)) note("changed", ptr, "required", `\`required\` names "${name}", which is not among the properties.`, "left out of required");
+      for (const name of required)
+        if (!(name in props)) note("changed", ptr, "required", `\`required\` names "${name}", which is not among the properties.`, "left out of required");
       const ap = s.additionalProperties;
-      if (isObj(ap) || ap === true && Object.keys(props).length === 0) block(ptr, "additionalProperties", "an object with keys of any name (a map), which a closed object cannot express");
+      if (isObj(ap) || (ap === true && Object.keys(props).length === 0))
+        block(ptr, "additionalProperties", "an object with keys of any name (a map), which a closed object cannot express");
       if (isObj(s.patternProperties)) block(ptr, "patternProperties", "keys matched by a pattern, which a closed object cannot express");
-      if (ap === undefined && Object.keys(props).length === 0 && !root && !isObj(s.patternProperties)) block(ptr, "additionalProperties", "an object with any keys (no properties declared)");
+      if (ap === undefined && Object.keys(props).length === 0 && !root && !isObj(s.patternProperties))
+        block(ptr, "additionalProperties", "an object with any keys (no properties declared)");
       if (ap !== false && !isObj(ap) && !(ap === true && Object.keys(props).length === 0)) {
-        if (Object.keys(props).length > 0 || root) note("changed", ptr, "additionalProperties", `${profile.provider} strict mode needs every object closed.`, "additionalProperties: false (keys beyond the declared ones are refused)");
+        if (Object.keys(props).length > 0 || root)
+          note(
+            "changed",
+            ptr,
+            "additionalProperties",
+            `${profile.provider} strict mode needs every object closed.`,
+            "additionalProperties: false (keys beyond the declared ones are refused)",
+          );
       }
       out.properties = outProps;
       const req = profile.requireAll ? Object.keys(outProps) : [...required].filter((n) => n in props);
@@ -299,7 +364,14 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
       out[key] = od;
     }
 
-    if (out.type === undefined && out.anyOf === undefined && out.$ref === undefined && out.const === undefined && out.enum === undefined && out.allOf === undefined) {
+    if (
+      out.type === undefined &&
+      out.anyOf === undefined &&
+      out.$ref === undefined &&
+      out.const === undefined &&
+      out.enum === undefined &&
+      out.allOf === undefined
+    ) {
       block(ptr, "type", "a schema without a type");
     }
     if (notes.length) out.description = describedWith(out.description, notes);
@@ -318,7 +390,15 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
         if (text) merged.description = text;
         return merged;
       }
-      note("changed", ptr, "$ref", `${profile.provider} strict mode takes no keywords beside \`$ref\`, and this reference is recursive.`, `dropped beside it: ${Object.keys(out).filter((k) => k !== "$ref").join(", ")}`);
+      note(
+        "changed",
+        ptr,
+        "$ref",
+        `${profile.provider} strict mode takes no keywords beside \`$ref\`, and this reference is recursive.`,
+        `dropped beside it: ${Object.keys(out)
+          .filter((k) => k !== "$ref")
+          .join(", ")}`,
+      );
       return { $ref: ref };
     }
     return out;
@@ -330,7 +410,8 @@ export function strictSchema(input: JsonSchema, profile: StrictProfile): StrictR
     if (counts.properties > lim.properties) block("", "properties", `${counts.properties} object properties in all (the limit is ${lim.properties})`);
     if (counts.depth > lim.depth) block("", "properties", `${counts.depth} levels of nested objects (the limit is ${lim.depth})`);
     if (counts.enumValues > lim.enumValues) block("", "enum", `${counts.enumValues} enum values in all (the limit is ${lim.enumValues})`);
-    if (counts.stringChars > lim.stringChars) block("", "enum", `${counts.stringChars} characters of names, enum and const values (the limit is ${lim.stringChars})`);
+    if (counts.stringChars > lim.stringChars)
+      block("", "enum", `${counts.stringChars} characters of names, enum and const values (the limit is ${lim.stringChars})`);
   }
   const findings = distinctLint(lint);
   return blockers.length ? { schema, strict: false, reason: [...new Set(blockers)].join("; "), lint: findings } : { schema, strict: true, lint: findings };

@@ -21,7 +21,8 @@ export function o200kCount(text: string): number {
 }
 
 const ESTIMATE: Partial<Record<Target, string>> = {
-  anthropic: "o200k_base count of the same JSON: Anthropic publishes no tokenizer for current Claude models, whose counts differ (use the Messages API's count_tokens for the exact figure)",
+  anthropic:
+    "o200k_base count of the same JSON: Anthropic publishes no tokenizer for current Claude models, whose counts differ (use the Messages API's count_tokens for the exact figure)",
   gemini: "o200k_base count of the same JSON: Google publishes no offline tokenizer for current Gemini models (use the API's countTokens for the exact figure)",
   mcp: "o200k_base count of the same JSON: MCP is not a model; what a model is charged depends on how its client presents the tool",
   rig: "o200k_base count of the same JSON: Rig sends the definition to a provider whose own tokenizer applies",

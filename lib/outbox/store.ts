@@ -34,6 +34,14 @@ export class OutboxStore {
   }
 }
 
-function toMessage(r: { id: string; runId: string | null; agent: string | null; channel: string; target: string; text: string; createdAt: Date }): OutboxMessage {
+function toMessage(r: {
+  id: string;
+  runId: string | null;
+  agent: string | null;
+  channel: string;
+  target: string;
+  text: string;
+  createdAt: Date;
+}): OutboxMessage {
   return { ...r, createdAt: r.createdAt.toISOString() };
 }

@@ -54,7 +54,9 @@ describe("queue policy", () => {
   });
 
   it("rules say what is wrong with them", () => {
-    const r = RuntimeConfigSchema.safeParse({ queuePolicy: [{ concurrency: 2 }, { tool: "a" }, { tool: "b", concurrency: 0 }, { tool: "c", retries: 1, retryOn: ["invalid_args"] }] });
+    const r = RuntimeConfigSchema.safeParse({
+      queuePolicy: [{ concurrency: 2 }, { tool: "a" }, { tool: "b", concurrency: 0 }, { tool: "c", retries: 1, retryOn: ["invalid_args"] }],
+    });
     expect(r.success).toBe(false);
     const messages = r.error?.issues.map((i) => `${i.path.join("/")}: ${i.message}`) ?? [];
     expect(messages).toContain("queuePolicy/0: a rule needs a tool or a source");

@@ -89,7 +89,16 @@ export class RunQueue {
     const expireInSeconds = Math.ceil(this.opts.maxRunMs / 1000) + 120;
     // A job whose handler failed (the database away while claiming) is tried again: the handler
     // is idempotent (it only claims a run still queued), so a repeat after a dead worker is a no-op.
-    const settings = { notify: true, retryLimit: 5, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds, heartbeatSeconds: 10, deleteAfterSeconds: 24 * 3600 };
+    const settings = {
+      notify: true,
+      retryLimit: 5,
+      retryDelay: 2,
+      retryBackoff: true,
+      retryDelayMax: 60,
+      expireInSeconds,
+      heartbeatSeconds: 10,
+      deleteAfterSeconds: 24 * 3600,
+    };
     if (!(await this.boss.getQueue(RUN_QUEUE))) {
       try {
         await this.boss.createQueue(RUN_QUEUE, settings);
@@ -119,9 +128,12 @@ export class RunQueue {
    */
   private wakeAt(when: Date): void {
     if (!this.pollers.length) return;
-    const timer = setTimeout(() => {
-      if (this.started) for (const id of this.pollers) this.boss.notifyWorker(id);
-    }, Math.max(0, when.getTime() - Date.now()) + 20);
+    const timer = setTimeout(
+      () => {
+        if (this.started) for (const id of this.pollers) this.boss.notifyWorker(id);
+      },
+      Math.max(0, when.getTime() - Date.now()) + 20,
+    );
     timer.unref?.();
   }
 

@@ -3,8 +3,7 @@ import { defineTool } from "../tools/define";
 import { structured } from "../tools/output";
 import { Registry } from "./registry";
 
-const tool = (name: string) =>
-  defineTool({ name, description: name, inputSchema: { type: "object" } as const, run: async () => structured({ name }) });
+const tool = (name: string) => defineTool({ name, description: name, inputSchema: { type: "object" } as const, run: async () => structured({ name }) });
 
 describe("Registry", () => {
   it("lists the tools of every source and finds them by name", async () => {

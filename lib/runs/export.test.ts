@@ -83,7 +83,7 @@ describe("csvCell formula neutralisation", () => {
   });
 
   it("covers the full-width forms by code point (＝ ＋ － ＠)", () => {
-    expect(csvCell("＝HYPERLINK(\"http://x\")")).toBe(`"'＝HYPERLINK(""http://x"")"`);
+    expect(csvCell('＝HYPERLINK("http://x")')).toBe(`"'＝HYPERLINK(""http://x"")"`);
     expect(csvCell("＋1")).toBe("'＋1");
     expect(csvCell("－1")).toBe("'－1");
     expect(csvCell("＠SUM(A1)")).toBe("'＠SUM(A1)");
@@ -171,7 +171,7 @@ describe("exportRuns CSV", () => {
         actor: " +SUM(1,2)",
         agent: "\uFF20agent",
         clientName: "\n-2+3",
-        error: { kind: "provider", message: "@boom, \"bad\"" },
+        error: { kind: "provider", message: '@boom, "bad"' },
         status: "error",
         durationMs: -5,
         outputValid: false,
@@ -189,7 +189,7 @@ describe("exportRuns CSV", () => {
     expect(cell(first, "actor")).toBe("' +SUM(1,2)");
     expect(cell(first, "agent")).toBe("'\uFF20agent");
     expect(cell(first, "client_name")).toBe("'\n-2+3");
-    expect(cell(first, "error_message")).toBe("'@boom, \"bad\"");
+    expect(cell(first, "error_message")).toBe('\'@boom, "bad"');
     expect(cell(first, "duration_ms")).toBe("-5"); // the studio's number, not text
     expect(cell(first, "output_valid")).toBe("false");
     expect(cell(first, "arguments")).toBe("-3"); // a JSON number can't hold a formula

@@ -5,8 +5,24 @@ import type { Run } from "./types";
 export type ExportFormat = "ndjson" | "csv";
 
 const CSV_COLUMNS = [
-  "id", "tool", "source", "status", "error_kind", "error_message", "duration_ms", "started_at", "finished_at",
-  "origin", "actor", "agent", "client_name", "replay_of", "output_valid", "arguments", "structured_content", "content",
+  "id",
+  "tool",
+  "source",
+  "status",
+  "error_kind",
+  "error_message",
+  "duration_ms",
+  "started_at",
+  "finished_at",
+  "origin",
+  "actor",
+  "agent",
+  "client_name",
+  "replay_of",
+  "output_valid",
+  "arguments",
+  "structured_content",
+  "content",
 ] as const;
 
 /**
@@ -38,8 +54,24 @@ export function csvCell(v: unknown): string {
 
 function csvRow(r: Run): string {
   const values = [
-    r.id, r.tool, r.source, r.status, r.error?.kind, r.error?.message, r.durationMs, r.startedAt, r.finishedAt,
-    r.origin, r.actor, r.agent, r.clientName, r.replayOf, r.outputValid, r.arguments, r.output?.structuredContent, r.output?.content,
+    r.id,
+    r.tool,
+    r.source,
+    r.status,
+    r.error?.kind,
+    r.error?.message,
+    r.durationMs,
+    r.startedAt,
+    r.finishedAt,
+    r.origin,
+    r.actor,
+    r.agent,
+    r.clientName,
+    r.replayOf,
+    r.outputValid,
+    r.arguments,
+    r.output?.structuredContent,
+    r.output?.content,
   ];
   return values.map(csvCell).join(",") + "\r\n";
 }

@@ -30,7 +30,7 @@ export const RunFilterParams = z.object({
   actor: z.string().min(1).optional(),
   since: date.optional(),
   until: date.optional(),
-    q: z.string().min(MIN_SEARCH, `must be at least ${MIN_SEARCH} characters: the text search looks for trigrams`).max(200).optional(),
+  q: z.string().min(MIN_SEARCH, `must be at least ${MIN_SEARCH} characters: the text search looks for trigrams`).max(200).optional(),
 });
 
 export const FILTER_KEYS = ["tool", "source", "status", "errorKind", "origin", "actor", "since", "until", "q"] as const;

@@ -41,13 +41,19 @@ export function keepLeases(runs: RunStore, opts: { ms: number; held: () => strin
     troubleAt = Date.now();
     console.warn(`[tool-studio] run leases: ${what} failed (retried): ${(err as Error)?.message ?? String(err)}`.slice(0, 500));
   };
-  const renew = setInterval(() => {
-    runs.renewLeases(opts.held()).catch(quiet("renewal"));
-  }, Math.max(200, Math.floor(opts.ms / 3)));
-  const sweep = setInterval(() => {
-    if (!maySweep(troubleAt, Date.now(), opts.ms)) return;
-    runs.expireLeases(new Date(), opts.held()).catch(quiet("sweep"));
-  }, Math.max(500, Math.floor(opts.ms / 2)));
+  const renew = setInterval(
+    () => {
+      runs.renewLeases(opts.held()).catch(quiet("renewal"));
+    },
+    Math.max(200, Math.floor(opts.ms / 3)),
+  );
+  const sweep = setInterval(
+    () => {
+      if (!maySweep(troubleAt, Date.now(), opts.ms)) return;
+      runs.expireLeases(new Date(), opts.held()).catch(quiet("sweep"));
+    },
+    Math.max(500, Math.floor(opts.ms / 2)),
+  );
   renew.unref?.();
   sweep.unref?.();
   return {

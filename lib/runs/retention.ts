@@ -12,7 +12,11 @@ export interface PurgeReport {
  * Applies the retention rules: per tool, runs older than maxAgeDays and beyond the newest
  * maxRuns go. Runs still in flight are never purged. With dryRun nothing is deleted.
  */
-export async function purgeRuns(prisma: PrismaClient, retention: RuntimeConfig["retention"], opts: { dryRun?: boolean; now?: Date } = {}): Promise<PurgeReport> {
+export async function purgeRuns(
+  prisma: PrismaClient,
+  retention: RuntimeConfig["retention"],
+  opts: { dryRun?: boolean; now?: Date } = {},
+): Promise<PurgeReport> {
   const now = opts.now ?? new Date();
   const tools = await prisma.$queryRaw<{ v: string }[]>`
     WITH RECURSIVE t AS (
@@ -29,7 +33,9 @@ export async function purgeRuns(prisma: PrismaClient, retention: RuntimeConfig["
     if (maxAgeDays !== undefined) conditions.push(Prisma.sql`started_at < ${new Date(now.getTime() - maxAgeDays * 86_400_000)}`);
     if (maxRuns !== undefined) {
       // Everything older than the maxRuns-th newest run.
-      conditions.push(Prisma.sql`(started_at, id) < (SELECT started_at, id FROM runs WHERE tool_name = ${tool} ORDER BY started_at DESC, id DESC OFFSET ${maxRuns - 1} LIMIT 1)`);
+      conditions.push(
+        Prisma.sql`(started_at, id) < (SELECT started_at, id FROM runs WHERE tool_name = ${tool} ORDER BY started_at DESC, id DESC OFFSET ${maxRuns - 1} LIMIT 1)`,
+      );
     }
     const where = Prisma.sql`tool_name = ${tool} AND status <> 'running' AND (${Prisma.join(conditions, " OR ")})`;
     const n = opts.dryRun

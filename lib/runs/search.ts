@@ -33,7 +33,14 @@ interface Window {
 
 /** The words pg_trgm makes trigrams of (runs of letters and digits), 3 characters or more. */
 export function searchWords(q: string): string[] {
-  return [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3))];
+  return [
+    ...new Set(
+      q
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length >= 3),
+    ),
+  ];
 }
 
 function like(pattern: string): Prisma.Sql {
@@ -45,15 +52,21 @@ function where(parts: Prisma.Sql[]): Prisma.Sql {
 }
 
 /** The ids (newest first) of the first `want` runs matching f (with f.q set) after the cursor. */
-export async function searchIds(prisma: PrismaClient, f: RunFilter & { q: string }, cursor: { startedAt: Date; id: string } | undefined, want: number): Promise<string[]> {
+export async function searchIds(
+  prisma: PrismaClient,
+  f: RunFilter & { q: string },
+  cursor: { startedAt: Date; id: string } | undefined,
+  want: number,
+): Promise<string[]> {
   const others = filterConditions({ ...f, q: undefined }, cursor);
   const term = likePattern(f.q);
   const words = searchWords(f.q);
 
   const walk = async (rows: number, countWords: boolean): Promise<Window> => {
-    const wordCounts = countWords && words.length
-      ? Prisma.sql`ARRAY[${Prisma.join(words.map((w) => Prisma.sql`count(*) FILTER (WHERE ${like(likePattern(w))})::int`))}]`
-      : Prisma.sql`'{}'::int[]`;
+    const wordCounts =
+      countWords && words.length
+        ? Prisma.sql`ARRAY[${Prisma.join(words.map((w) => Prisma.sql`count(*) FILTER (WHERE ${like(likePattern(w))})::int`))}]`
+        : Prisma.sql`'{}'::int[]`;
     const [r] = await prisma.$queryRaw<Window[]>`
       SELECT (array_agg(id::text ORDER BY started_at DESC, id DESC) FILTER (WHERE ${like(term)}))[1:${want}] AS ids,
              count(*)::int AS scanned, ${wordCounts} AS words,

@@ -38,7 +38,9 @@ export async function runStats(prisma: PrismaClient, f: RunFilter, opts: { exact
   const where = whereSql(f);
   if (!opts.exact && rollupGrain(f, "hour")) {
     // The span of the matching runs picks the series' bucket (two index probes).
-    const [span] = await prisma.$queryRaw<{ first: Date | null; last: Date | null }[]>`SELECT min(started_at) AS first, max(started_at) AS last FROM runs ${where}`;
+    const [span] = await prisma.$queryRaw<
+      { first: Date | null; last: Date | null }[]
+    >`SELECT min(started_at) AS first, max(started_at) AS last FROM runs ${where}`;
     const bucket = bucketFor(span?.first && span.last ? span.last.getTime() - span.first.getTime() : 0);
     const grain = rollupGrain(f, bucket);
     if (grain) return fromRollups(prisma, f, grain, bucket);

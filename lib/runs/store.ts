@@ -24,16 +24,46 @@ type RunListRow = Omit<RunRow, "searchText">;
  * of every field: a column added to the Run model does not compile until it is listed here.
  */
 const RUN_FIELDS: Record<keyof RunListRow, string> = {
-  id: "id", toolName: "tool_name", toolSource: "tool_source", toolSpecHash: "tool_spec_hash", arguments: "arguments",
-  status: "status::text", errorKind: "error_kind::text", errorMessage: "error_message", errorDetail: "error_detail",
-  errorFields: "error_fields", content: "content", structuredContent: "structured_content", outputValid: "output_valid",
-  outputErrors: "output_errors", timeoutMs: "timeout_ms", durationMs: "duration_ms", startedAt: "started_at",
-  finishedAt: "finished_at", actor: "actor", agent: "agent", origin: "origin::text", clientName: "client_name",
-  actorId: "actor_id", tokenId: "token_id", replayOfId: "replay_of_id", owner: "owner", leaseUntil: "lease_until",
-  shapeCounted: "shape_counted", queuedAt: "queued_at", priority: "priority", progress: "progress",
-  retryOfId: "retry_of_id", attempt: "attempt", idempotencyKey: "idempotency_key",
+  id: "id",
+  toolName: "tool_name",
+  toolSource: "tool_source",
+  toolSpecHash: "tool_spec_hash",
+  arguments: "arguments",
+  status: "status::text",
+  errorKind: "error_kind::text",
+  errorMessage: "error_message",
+  errorDetail: "error_detail",
+  errorFields: "error_fields",
+  content: "content",
+  structuredContent: "structured_content",
+  outputValid: "output_valid",
+  outputErrors: "output_errors",
+  timeoutMs: "timeout_ms",
+  durationMs: "duration_ms",
+  startedAt: "started_at",
+  finishedAt: "finished_at",
+  actor: "actor",
+  agent: "agent",
+  origin: "origin::text",
+  clientName: "client_name",
+  actorId: "actor_id",
+  tokenId: "token_id",
+  replayOfId: "replay_of_id",
+  owner: "owner",
+  leaseUntil: "lease_until",
+  shapeCounted: "shape_counted",
+  queuedAt: "queued_at",
+  priority: "priority",
+  progress: "progress",
+  retryOfId: "retry_of_id",
+  attempt: "attempt",
+  idempotencyKey: "idempotency_key",
 };
-const RUN_COLUMNS = Prisma.raw(Object.entries(RUN_FIELDS).map(([field, sql]) => `${sql} AS "${field}"`).join(", "));
+const RUN_COLUMNS = Prisma.raw(
+  Object.entries(RUN_FIELDS)
+    .map(([field, sql]) => `${sql} AS "${field}"`)
+    .join(", "),
+);
 
 export interface RunStart {
   id: string;
@@ -212,16 +242,21 @@ export class RunStore {
     const insert = (rows: typeof batch) => {
       const cols = rows[0]!.cols;
       const values = rows.map((_, i) => `(${placeholders(cols, i * cols.length)})`).join(", ");
-      return this.sql.exec(`INSERT INTO runs (${cols.join(", ")}) VALUES ${values} RETURNING ${ASYNC_COMMIT}`, rows.flatMap((x) => x.params));
+      return this.sql.exec(
+        `INSERT INTO runs (${cols.join(", ")}) VALUES ${values} RETURNING ${ASYNC_COMMIT}`,
+        rows.flatMap((x) => x.params),
+      );
     };
-    insert(batch).then(
-      () => batch.forEach((x) => x.resolve()),
-      async (err: unknown) => {
-        // The database is away: every start of the batch fails alike, at once.
-        if (batch.length === 1 || isDatabaseUnavailable(err)) return batch.forEach((x) => x.reject(err));
-        for (const x of batch) await insert([x]).then(x.resolve, x.reject);
-      },
-    ).catch((err: unknown) => batch.forEach((x) => x.reject(err)));
+    insert(batch)
+      .then(
+        () => batch.forEach((x) => x.resolve()),
+        async (err: unknown) => {
+          // The database is away: every start of the batch fails alike, at once.
+          if (batch.length === 1 || isDatabaseUnavailable(err)) return batch.forEach((x) => x.reject(err));
+          for (const x of batch) await insert([x]).then(x.resolve, x.reject);
+        },
+      )
+      .catch((err: unknown) => batch.forEach((x) => x.reject(err)));
   }
 
   /**
@@ -314,7 +349,11 @@ export class RunStore {
 
   /** Stores the last progress of a run still running (any instance reads it with the run). */
   async saveProgress(id: string, p: { progress: number; total?: number; message?: string }): Promise<void> {
-    const value = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message.slice(0, 500) } : {}) };
+    const value = {
+      progress: p.progress,
+      ...(p.total !== undefined ? { total: p.total } : {}),
+      ...(p.message !== undefined ? { message: p.message.slice(0, 500) } : {}),
+    };
     await this.prisma.run.updateMany({ where: { id, status: "running" }, data: { progress: value } });
   }
 
@@ -333,7 +372,11 @@ export class RunStore {
    * process holds itself: it is alive, whatever their lease says). Returns how many were marked.
    */
   async expireLeases(now = new Date(), except: readonly string[] = []): Promise<number> {
-    const expired = { status: "running" as const, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }], ...(except.length ? { id: { notIn: [...except] } } : {}) };
+    const expired = {
+      status: "running" as const,
+      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+      ...(except.length ? { id: { notIn: [...except] } } : {}),
+    };
     const stale = await this.prisma.run.findMany({ where: expired, select: { id: true }, take: 1000 });
     return this.interrupt(
       stale.map((r) => r.id),
@@ -432,7 +475,10 @@ export class RunStore {
     const rows = await this.prisma.$queryRaw<{ k: FacetColumn; v: string }[]>`
       WITH RECURSIVE ${Prisma.join(FACET_COLUMNS.map(looseScan), ", ")}
       ${Prisma.join(
-        FACET_COLUMNS.map((c) => Prisma.sql`(SELECT ${Prisma.raw(`'${c}'`)} AS k, v FROM ${Prisma.raw(`"d_${c}"`)} WHERE v IS NOT NULL LIMIT ${Prisma.raw(String(FACET_LIMIT))})`),
+        FACET_COLUMNS.map(
+          (c) =>
+            Prisma.sql`(SELECT ${Prisma.raw(`'${c}'`)} AS k, v FROM ${Prisma.raw(`"d_${c}"`)} WHERE v IS NOT NULL LIMIT ${Prisma.raw(String(FACET_LIMIT))})`,
+        ),
         " UNION ALL ",
       )}
       ORDER BY k, v`;
@@ -499,9 +545,23 @@ type RawRun = RunListRow;
 
 /** Each column's cast: the three back ends of lib/db/sql.ts are sent text, JSON and times alike. */
 const CASTS: Record<string, string> = {
-  id: "::uuid", replay_of_id: "::uuid", retry_of_id: "::uuid", arguments: "::jsonb", content: "::jsonb", structured_content: "::jsonb",
-  output_errors: "::jsonb", error_fields: "::jsonb", started_at: "::timestamptz", finished_at: "::timestamptz", lease_until: "::timestamptz",
-  status: '::"RunStatus"', origin: '::"RunOrigin"', error_kind: '::"ErrorKind"', timeout_ms: "::int", duration_ms: "::int", attempt: "::int",
+  id: "::uuid",
+  replay_of_id: "::uuid",
+  retry_of_id: "::uuid",
+  arguments: "::jsonb",
+  content: "::jsonb",
+  structured_content: "::jsonb",
+  output_errors: "::jsonb",
+  error_fields: "::jsonb",
+  started_at: "::timestamptz",
+  finished_at: "::timestamptz",
+  lease_until: "::timestamptz",
+  status: '::"RunStatus"',
+  origin: '::"RunOrigin"',
+  error_kind: '::"ErrorKind"',
+  timeout_ms: "::int",
+  duration_ms: "::int",
+  attempt: "::int",
   output_valid: "::boolean",
 };
 
@@ -515,19 +575,73 @@ const nullableJsonText = (v: unknown): string | null => (v === undefined || v ==
 
 function startColumns(r: RunStart): [string[], unknown[]] {
   return [
-    ["id", "tool_name", "tool_source", "tool_spec_hash", "arguments", "timeout_ms", "started_at", "actor", "actor_id", "token_id", "agent", "origin", "client_name", "replay_of_id", "retry_of_id", "attempt", "idempotency_key"],
     [
-      r.id, r.toolName, r.toolSource, r.toolSpecHash, JSON.stringify(r.arguments ?? null), r.timeoutMs ?? null, r.startedAt.toISOString(), r.actor, r.actorId ?? null,
-      r.tokenId ?? null, r.agent ?? null, r.origin, r.clientName ?? null, r.replayOf ?? null, r.retryOf ?? null, r.attempt ?? null, r.idempotencyKey ?? null,
+      "id",
+      "tool_name",
+      "tool_source",
+      "tool_spec_hash",
+      "arguments",
+      "timeout_ms",
+      "started_at",
+      "actor",
+      "actor_id",
+      "token_id",
+      "agent",
+      "origin",
+      "client_name",
+      "replay_of_id",
+      "retry_of_id",
+      "attempt",
+      "idempotency_key",
+    ],
+    [
+      r.id,
+      r.toolName,
+      r.toolSource,
+      r.toolSpecHash,
+      JSON.stringify(r.arguments ?? null),
+      r.timeoutMs ?? null,
+      r.startedAt.toISOString(),
+      r.actor,
+      r.actorId ?? null,
+      r.tokenId ?? null,
+      r.agent ?? null,
+      r.origin,
+      r.clientName ?? null,
+      r.replayOf ?? null,
+      r.retryOf ?? null,
+      r.attempt ?? null,
+      r.idempotencyKey ?? null,
     ],
   ];
 }
 
 function outcomeColumns(o: RunOutcome, since: Date): [string[], unknown[]] {
-  const cols = ["status", "finished_at", "duration_ms", "content", "structured_content", "output_valid", "output_errors", "error_kind", "error_message", "error_detail", "error_fields"];
+  const cols = [
+    "status",
+    "finished_at",
+    "duration_ms",
+    "content",
+    "structured_content",
+    "output_valid",
+    "output_errors",
+    "error_kind",
+    "error_message",
+    "error_detail",
+    "error_fields",
+  ];
   const params: unknown[] = [
-    o.status, o.finishedAt.toISOString(), Math.max(0, Math.round(o.finishedAt.getTime() - since.getTime())), jsonText(o.content), jsonText(o.structuredContent),
-    o.outputValid ?? null, nullableJsonText(o.outputErrors), o.error?.kind ?? null, o.error?.message ?? null, o.error?.detail ?? null, nullableJsonText(o.error?.fields),
+    o.status,
+    o.finishedAt.toISOString(),
+    Math.max(0, Math.round(o.finishedAt.getTime() - since.getTime())),
+    jsonText(o.content),
+    jsonText(o.structuredContent),
+    o.outputValid ?? null,
+    nullableJsonText(o.outputErrors),
+    o.error?.kind ?? null,
+    o.error?.message ?? null,
+    o.error?.detail ?? null,
+    nullableJsonText(o.error?.fields),
   ];
   if (o.freeKey) {
     cols.push("idempotency_key");
@@ -548,7 +662,10 @@ async function insertRun(sql: SqlClient, r: RunStart, o: RunOutcome, onConflict:
   const cols = scols.filter((_, i) => keep[i]);
   const params = sparams.filter((_, i) => keep[i]);
   const all = [...cols, ...ocols];
-  const [row] = await sql.query<RawRun>(`INSERT INTO runs (${all.join(", ")}) VALUES (${placeholders(all)}) ${onConflict} ${RETURNING}`, [...params, ...oparams]);
+  const [row] = await sql.query<RawRun>(`INSERT INTO runs (${all.join(", ")}) VALUES (${placeholders(all)}) ${onConflict} ${RETURNING}`, [
+    ...params,
+    ...oparams,
+  ]);
   return row ? fromRaw(row) : null;
 }
 
@@ -586,14 +703,40 @@ export function unstoredRun(r: RunStart, o: RunOutcome): Run {
   const json = (v: unknown): Prisma.JsonValue => (v === undefined || v === null ? null : JSON.parse(JSON.stringify(v)));
   return {
     ...toRun({
-      id: r.id, toolName: r.toolName, toolSource: r.toolSource, toolSpecHash: r.toolSpecHash, arguments: json(r.arguments),
-      status: o.status, errorKind: o.error?.kind ?? null, errorMessage: o.error?.message ?? null, errorDetail: o.error?.detail ?? null,
-      errorFields: json(o.error?.fields), content: json(o.content), structuredContent: json(o.structuredContent),
-      outputValid: o.outputValid ?? null, outputErrors: json(o.outputErrors), timeoutMs: r.timeoutMs ?? null,
-      durationMs: Math.max(0, Math.round(o.finishedAt.getTime() - r.startedAt.getTime())), startedAt: r.startedAt, finishedAt: o.finishedAt,
-      actor: r.actor, agent: r.agent ?? null, origin: r.origin, clientName: r.clientName ?? null, actorId: r.actorId ?? null, tokenId: r.tokenId ?? null,
-      replayOfId: r.replayOf ?? null, owner: null, leaseUntil: null, shapeCounted: false, queuedAt: null, priority: null, progress: null,
-      retryOfId: r.retryOf ?? null, attempt: r.attempt ?? null, idempotencyKey: r.idempotencyKey ?? null,
+      id: r.id,
+      toolName: r.toolName,
+      toolSource: r.toolSource,
+      toolSpecHash: r.toolSpecHash,
+      arguments: json(r.arguments),
+      status: o.status,
+      errorKind: o.error?.kind ?? null,
+      errorMessage: o.error?.message ?? null,
+      errorDetail: o.error?.detail ?? null,
+      errorFields: json(o.error?.fields),
+      content: json(o.content),
+      structuredContent: json(o.structuredContent),
+      outputValid: o.outputValid ?? null,
+      outputErrors: json(o.outputErrors),
+      timeoutMs: r.timeoutMs ?? null,
+      durationMs: Math.max(0, Math.round(o.finishedAt.getTime() - r.startedAt.getTime())),
+      startedAt: r.startedAt,
+      finishedAt: o.finishedAt,
+      actor: r.actor,
+      agent: r.agent ?? null,
+      origin: r.origin,
+      clientName: r.clientName ?? null,
+      actorId: r.actorId ?? null,
+      tokenId: r.tokenId ?? null,
+      replayOfId: r.replayOf ?? null,
+      owner: null,
+      leaseUntil: null,
+      shapeCounted: false,
+      queuedAt: null,
+      priority: null,
+      progress: null,
+      retryOfId: r.retryOf ?? null,
+      attempt: r.attempt ?? null,
+      idempotencyKey: r.idempotencyKey ?? null,
     }),
     capture: "pending",
   };
@@ -659,7 +802,10 @@ function looseScan(column: FacetColumn): Prisma.Sql {
 }
 
 /** The operator-only detail reaches the log once its run is stored (one line, with the run id): no caller ever sees it. */
-const logDetail = (o: RunOutcome) => (run: Run): Run => {
-  if (o.error?.detail) console.error(`[tool-studio] run ${run.id} ended ${o.status} (${o.error.kind}): ${o.error.detail.replace(/\s+/g, " ").slice(0, 2000)}`);
-  return run;
-};
+const logDetail =
+  (o: RunOutcome) =>
+  (run: Run): Run => {
+    if (o.error?.detail)
+      console.error(`[tool-studio] run ${run.id} ended ${o.status} (${o.error.kind}): ${o.error.detail.replace(/\s+/g, " ").slice(0, 2000)}`);
+    return run;
+  };

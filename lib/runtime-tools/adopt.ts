@@ -33,7 +33,13 @@ export async function adoptOutputSchema(
   const before = deps.config.store.current();
   const text = setOutputSchemaInConfigText(deps.config.store.raw(), tool, inferred);
   if (text === null) throw new ServerEditError("not_found", `No tool named "${tool}" is defined in the config (only runtime tools can adopt a schema).`);
-  const entry: AuditAppend = { actor: who.actor, action: "tool.adopt-output-schema", target: tool, detail: { samples: who.samples, ...(who.userId ? { userId: who.userId } : {}) }, from: who.from };
+  const entry: AuditAppend = {
+    actor: who.actor,
+    action: "tool.adopt-output-schema",
+    target: tool,
+    detail: { samples: who.samples, ...(who.userId ? { userId: who.userId } : {}) },
+    from: who.from,
+  };
   // The entry commits with the revision (after its config.change), or neither does.
   const saved = await saveConfigOrThrow(deps, text, { actor: who.actor, from: who.from, expectedVersion: before.version, audit: [entry] });
   if (saved.version === before.version) await deps.audit.append(entry); // the same text: no revision carried it

@@ -41,7 +41,8 @@ export function chosenBranchErrors(errors: ErrorObject[]): ErrorObject[] {
       // No branch errors left: several branches matched (oneOf), and the summary is the whole story.
       if (!live.length) continue;
       live.sort(([ia, ea], [ib, eb]) => {
-        const ma = mismatched(ea, comp.instancePath), mb = mismatched(eb, comp.instancePath);
+        const ma = mismatched(ea, comp.instancePath),
+          mb = mismatched(eb, comp.instancePath);
         if (ma !== mb) return ma ? 1 : -1;
         return missing(ea) - missing(eb) || ea.length - eb.length || ia - ib;
       });

@@ -41,18 +41,21 @@ export function schemaJson(schema: unknown): string {
   return json;
 }
 
-const tooDeep = () =>
-  new SchemaCompileError(`Schema nested too deeply: more than ${SCHEMA_LIMITS.maxDepth} levels of objects and arrays.`);
+const tooDeep = () => new SchemaCompileError(`Schema nested too deeply: more than ${SCHEMA_LIMITS.maxDepth} levels of objects and arrays.`);
 
 /** Depth, pattern count and pattern length of a (serialisable, size-checked) schema. */
 export function checkSchemaLimits(schema: unknown): void {
   let patterns = 0;
   const countPattern = (p: string) => {
     if (++patterns > SCHEMA_LIMITS.maxPatterns) {
-      throw new SchemaCompileError(`Schema has too many patterns: more than ${fmt(SCHEMA_LIMITS.maxPatterns)} "pattern" keywords and "patternProperties" keys.`);
+      throw new SchemaCompileError(
+        `Schema has too many patterns: more than ${fmt(SCHEMA_LIMITS.maxPatterns)} "pattern" keywords and "patternProperties" keys.`,
+      );
     }
     if (p.length > SCHEMA_LIMITS.maxPatternLength) {
-      throw new SchemaCompileError(`Pattern too long: ${fmt(p.length)} characters; the limit is ${fmt(SCHEMA_LIMITS.maxPatternLength)} (pattern ${quotePattern(p)}).`);
+      throw new SchemaCompileError(
+        `Pattern too long: ${fmt(p.length)} characters; the limit is ${fmt(SCHEMA_LIMITS.maxPatternLength)} (pattern ${quotePattern(p)}).`,
+      );
     }
   };
   // Iterative: a hostile depth must not exhaust the stack before it is refused.

@@ -130,7 +130,9 @@ describe("linearRegExp", () => {
       }
       return expect.unreachable(`${p} compiled`);
     };
-    expect(refused("^(\\w+)\\s\\1$")).toMatch(/^Unsupported pattern "\^\(\\\\w\+\)\\\\s\\\\1\$": it uses a backreference \(\\1\), which needs a backtracking engine/);
+    expect(refused("^(\\w+)\\s\\1$")).toMatch(
+      /^Unsupported pattern "\^\(\\\\w\+\)\\\\s\\\\1\$": it uses a backreference \(\\1\), which needs a backtracking engine/,
+    );
     expect(refused("(")).toBe('Invalid pattern "(": Unterminated group.');
     expect(refused("a{")).toBe('Invalid pattern "a{": Incomplete quantifier.'); // valid without "u", not with it
     expect(refused("\\p{sc=Grek}")).toMatch(/RE2\) cannot compile it/);
@@ -142,6 +144,8 @@ describe("linearRegExp", () => {
 
   it("charges a compilation's budget, pattern by pattern", () => {
     expect(withPatternBudget(5000, () => linearRegExp("^a{0,1000}$", "u").test("aa"))).toBe(true);
-    expect(() => withPatternBudget(3000, () => [linearRegExp("^a{0,1000}$", "u"), linearRegExp("^b{0,1000}$", "u")])).toThrow(/^Schema too complex: its patterns compile to more than 3,000 instructions in all\.$/);
+    expect(() => withPatternBudget(3000, () => [linearRegExp("^a{0,1000}$", "u"), linearRegExp("^b{0,1000}$", "u")])).toThrow(
+      /^Schema too complex: its patterns compile to more than 3,000 instructions in all\.$/,
+    );
   });
 });

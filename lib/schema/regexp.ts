@@ -63,14 +63,48 @@ const MAX_REPEAT = 1000;
 
 /** General categories: JavaScript accepts the long names too, RE2 only the short ones. */
 const GENERAL_CATEGORIES: Record<string, string> = {
-  Letter: "L", Cased_Letter: "LC", Uppercase_Letter: "Lu", Lowercase_Letter: "Ll", Titlecase_Letter: "Lt", Modifier_Letter: "Lm", Other_Letter: "Lo",
-  Mark: "M", Combining_Mark: "M", Nonspacing_Mark: "Mn", Spacing_Mark: "Mc", Enclosing_Mark: "Me",
-  Number: "N", Decimal_Number: "Nd", digit: "Nd", Letter_Number: "Nl", Other_Number: "No",
-  Punctuation: "P", punct: "P", Connector_Punctuation: "Pc", Dash_Punctuation: "Pd", Open_Punctuation: "Ps", Close_Punctuation: "Pe",
-  Initial_Punctuation: "Pi", Final_Punctuation: "Pf", Other_Punctuation: "Po",
-  Symbol: "S", Math_Symbol: "Sm", Currency_Symbol: "Sc", Modifier_Symbol: "Sk", Other_Symbol: "So",
-  Separator: "Z", Space_Separator: "Zs", Line_Separator: "Zl", Paragraph_Separator: "Zp",
-  Other: "C", Control: "Cc", cntrl: "Cc", Format: "Cf", Surrogate: "Cs", Private_Use: "Co", Unassigned: "Cn",
+  Letter: "L",
+  Cased_Letter: "LC",
+  Uppercase_Letter: "Lu",
+  Lowercase_Letter: "Ll",
+  Titlecase_Letter: "Lt",
+  Modifier_Letter: "Lm",
+  Other_Letter: "Lo",
+  Mark: "M",
+  Combining_Mark: "M",
+  Nonspacing_Mark: "Mn",
+  Spacing_Mark: "Mc",
+  Enclosing_Mark: "Me",
+  Number: "N",
+  Decimal_Number: "Nd",
+  digit: "Nd",
+  Letter_Number: "Nl",
+  Other_Number: "No",
+  Punctuation: "P",
+  punct: "P",
+  Connector_Punctuation: "Pc",
+  Dash_Punctuation: "Pd",
+  Open_Punctuation: "Ps",
+  Close_Punctuation: "Pe",
+  Initial_Punctuation: "Pi",
+  Final_Punctuation: "Pf",
+  Other_Punctuation: "Po",
+  Symbol: "S",
+  Math_Symbol: "Sm",
+  Currency_Symbol: "Sc",
+  Modifier_Symbol: "Sk",
+  Other_Symbol: "So",
+  Separator: "Z",
+  Space_Separator: "Zs",
+  Line_Separator: "Zl",
+  Paragraph_Separator: "Zp",
+  Other: "C",
+  Control: "Cc",
+  cntrl: "Cc",
+  Format: "Cf",
+  Surrogate: "Cs",
+  Private_Use: "Co",
+  Unassigned: "Cn",
 };
 const SHORT_CATEGORIES = new Set(Object.values(GENERAL_CATEGORIES));
 
@@ -81,7 +115,9 @@ class Unsupported extends StudioError {
   }
 }
 const needsBacktracking = (what: string) =>
-  new Unsupported(`it uses ${what}, which needs a backtracking engine; schema patterns run on a linear-time engine (RE2) so that no pattern can stall the studio.`);
+  new Unsupported(
+    `it uses ${what}, which needs a backtracking engine; schema patterns run on a linear-time engine (RE2) so that no pattern can stall the studio.`,
+  );
 const notInRe2 = (what: string) => new Unsupported(`${what} is not supported by the linear-time engine (RE2) that runs schema patterns.`);
 
 /** `\p{…}` / `\P{…}` of a valid JavaScript pattern in RE2 syntax. */

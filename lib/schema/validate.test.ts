@@ -74,7 +74,10 @@ describe("patterns run on a linear-time engine", () => {
   it("so does a catastrophic patternProperties key, in every dialect", () => {
     for (const $schema of [undefined, "https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft-07/schema#"]) {
       const schema = { $schema, type: "object", patternProperties: { "^(a|aa)+$": { type: "integer" } }, additionalProperties: false };
-      expect(validate(schema, { [`${"a".repeat(50)}!`]: 1 })).toEqual({ valid: false, errors: [{ path: `/${"a".repeat(50)}!`, message: "is not an allowed property" }] });
+      expect(validate(schema, { [`${"a".repeat(50)}!`]: 1 })).toEqual({
+        valid: false,
+        errors: [{ path: `/${"a".repeat(50)}!`, message: "is not an allowed property" }],
+      });
       expect(validate(schema, { aaaa: "x" })).toEqual({ valid: false, errors: [{ path: "/aaaa", message: "must be integer" }] });
       expect(validate(schema, { aaaa: 1 }).valid).toBe(true);
     }
@@ -142,7 +145,10 @@ describe("limits on untrusted schemas", () => {
 
 describe("error details are capped", () => {
   it("lists at most 50 field errors, the last saying how many more there were", () => {
-    const r = validate({ type: "array", items: { type: "integer" } }, Array.from({ length: 100 }, () => "x"));
+    const r = validate(
+      { type: "array", items: { type: "integer" } },
+      Array.from({ length: 100 }, () => "x"),
+    );
     expect(r.valid).toBe(false);
     if (r.valid) return;
     expect(r.errors).toHaveLength(ERROR_LIMITS.maxFieldErrors);
@@ -180,4 +186,3 @@ describe("error details are capped", () => {
     expect(describeFieldErrors([{ path: "", message: "must be an object" }])).toBe("(arguments) must be an object");
   });
 });
-

@@ -177,11 +177,11 @@ export function toFieldErrors(errors: ErrorObject[]): FieldError[] {
   return out;
 }
 
-
 /** "path: message" lines for a human-readable summary (at most ERROR_LIMITS.maxFieldErrors, each cut). */
 export function describeFieldErrors(errors: FieldError[]): string {
-  const shown = errors.length > ERROR_LIMITS.maxFieldErrors ? [...errors.slice(0, ERROR_LIMITS.maxFieldErrors - 1), moreErrors(errors.length - ERROR_LIMITS.maxFieldErrors + 1)] : errors;
-  return shown
-    .map((e) => `${truncate(e.path, ERROR_LIMITS.maxPathChars) || "(arguments)"} ${truncate(e.message, ERROR_LIMITS.maxMessageChars)}`)
-    .join("; ");
+  const shown =
+    errors.length > ERROR_LIMITS.maxFieldErrors
+      ? [...errors.slice(0, ERROR_LIMITS.maxFieldErrors - 1), moreErrors(errors.length - ERROR_LIMITS.maxFieldErrors + 1)]
+      : errors;
+  return shown.map((e) => `${truncate(e.path, ERROR_LIMITS.maxPathChars) || "(arguments)"} ${truncate(e.message, ERROR_LIMITS.maxMessageChars)}`).join("; ");
 }

@@ -67,7 +67,13 @@ export async function applyServerEdit(
   }
   if (text === null) throw new ServerEditError("not_found", `No MCP server named "${entry.target}" in the config.`);
   const detail = { ...entry.detail, ...(who.userId ? { userId: who.userId } : {}) };
-  const audited: AuditAppend = { actor: who.actor, action: entry.action, target: entry.target, ...(Object.keys(detail).length ? { detail } : {}), from: who.from };
+  const audited: AuditAppend = {
+    actor: who.actor,
+    action: entry.action,
+    target: entry.target,
+    ...(Object.keys(detail).length ? { detail } : {}),
+    from: who.from,
+  };
   const saved = await saveConfigOrThrow({ config: deps.config }, text, { actor: who.actor, from: who.from, expectedVersion: before.version, audit: [audited] });
   // The same text as before (e.g. enabling an enabled server): no revision carried the entry.
   if (saved.version === before.version) await deps.audit.append(audited);

@@ -86,7 +86,10 @@ export function liveConnection(view: BrowseView, server: string): McpConnection 
   if (!state) throw new HttpError("not_found", `No MCP server named "${server}".`);
   const connection = view.connection(server);
   if (!connection && view.holdsConnections === false) {
-    throw new HttpError("unavailable", `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): browse "${server}" through an instance that holds them.`);
+    throw new HttpError(
+      "unavailable",
+      `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): browse "${server}" through an instance that holds them.`,
+    );
   }
   if (!connection) throw new HttpError("unavailable", `MCP server "${server}" is not connected (it is disabled).`);
   const status = connection.status();
@@ -126,7 +129,8 @@ async function list<T>(connection: McpConnection, server: string, method: string
 /** The resources and resource templates of `server`; 404 when it declares no resources capability. */
 export async function listServerResources(view: BrowseView, server: string) {
   const connection = liveConnection(view, server);
-  if (!declares(connection, "resources")) throw new HttpError("not_found", `MCP server "${server}" offers no resources (it did not declare the resources capability).`);
+  if (!declares(connection, "resources"))
+    throw new HttpError("not_found", `MCP server "${server}" offers no resources (it did not declare the resources capability).`);
   const resources = await list(connection, server, "resources/list", "resources", toResource);
   // Templates are optional: a server without resources/templates/list has none; a failed list
   // leaves the resources shown and says why the templates are not.
@@ -148,7 +152,8 @@ export async function listServerResources(view: BrowseView, server: string) {
 /** The prompts of `server` with their declared arguments; 404 when it declares no prompts capability. */
 export async function listServerPrompts(view: BrowseView, server: string) {
   const connection = liveConnection(view, server);
-  if (!declares(connection, "prompts")) throw new HttpError("not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
+  if (!declares(connection, "prompts"))
+    throw new HttpError("not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
   const prompts = await list(connection, server, "prompts/list", "prompts", toPrompt);
   return { server, prompts: prompts.items, truncated: prompts.truncated, dropped: prompts.dropped };
 }
@@ -189,7 +194,8 @@ export async function getServerPrompt(
   who: { actor: string; userId: string | null; from: string | null },
 ) {
   const connection = liveConnection(deps.mcp, server);
-  if (!declares(connection, "prompts")) throw new HttpError("not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
+  if (!declares(connection, "prompts"))
+    throw new HttpError("not_found", `MCP server "${server}" offers no prompts (it did not declare the prompts capability).`);
   const base = { actor: who.actor, action: "prompt.get" as const, target: `${server} ${name}`.slice(0, 2000), from: who.from };
   const ids = who.userId ? { userId: who.userId } : {};
   const argNames = Object.keys(args).slice(0, 100);
@@ -226,19 +232,30 @@ export const COMPLETE_TIMEOUT_MS = 5_000;
  * declares no completions; the values are shape-checked and bounded (strings, at most 100, each
  * cut to 1,000 characters; duplicates dropped).
  */
-export async function completeServerArgument(view: BrowseView, server: string, req: CompletionRequest, signal?: AbortSignal): Promise<{ server: string; values: string[]; total?: number; hasMore: boolean }> {
+export async function completeServerArgument(
+  view: BrowseView,
+  server: string,
+  req: CompletionRequest,
+  signal?: AbortSignal,
+): Promise<{ server: string; values: string[]; total?: number; hasMore: boolean }> {
   const connection = liveConnection(view, server);
-  if (!declares(connection, "completions")) throw new HttpError("not_found", `MCP server "${server}" offers no completions (it did not declare the completions capability).`);
+  if (!declares(connection, "completions"))
+    throw new HttpError("not_found", `MCP server "${server}" offers no completions (it did not declare the completions capability).`);
   const context = req.context && Object.keys(req.context).length ? { context: { arguments: req.context } } : {};
   let raw: Record<string, unknown>;
   try {
     const timeout = AbortSignal.timeout(COMPLETE_TIMEOUT_MS);
-    raw = await connection.request("completion/complete", { ref: req.ref, argument: req.argument, ...context }, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout, timeoutMs: COMPLETE_TIMEOUT_MS });
+    raw = await connection.request(
+      "completion/complete",
+      { ref: req.ref, argument: req.argument, ...context },
+      { signal: signal ? AbortSignal.any([signal, timeout]) : timeout, timeoutMs: COMPLETE_TIMEOUT_MS },
+    );
   } catch (err) {
     throw upstreamError(err, server);
   }
   const completion = isObject(raw.completion) ? raw.completion : null;
-  if (!completion || !Array.isArray(completion.values)) throw new HttpError("provider", `MCP server "${server}" returned a malformed completion/complete result (no completion.values array).`);
+  if (!completion || !Array.isArray(completion.values))
+    throw new HttpError("provider", `MCP server "${server}" returned a malformed completion/complete result (no completion.values array).`);
   const values = [...new Set(completion.values.filter((v): v is string => typeof v === "string").map((v) => v.slice(0, 1000)))].slice(0, MAX_COMPLETIONS);
   const total = typeof completion.total === "number" && Number.isSafeInteger(completion.total) && completion.total >= 0 ? { total: completion.total } : {};
   return { server, values, ...total, hasMore: completion.hasMore === true || completion.values.length > MAX_COMPLETIONS };

@@ -24,7 +24,7 @@ describe("server edits of the config text", () => {
   });
 
   it("creates the section when missing and refuses a duplicate name", () => {
-    const added = addServerToConfigText("{\n  \"agents\": []\n}\n", { name: "b", transport: "stdio", command: "y" });
+    const added = addServerToConfigText('{\n  "agents": []\n}\n', { name: "b", transport: "stdio", command: "y" });
     expect(parse(added).mcpServers).toEqual([{ name: "b", transport: "stdio", command: "y" }]);
     expect(() => addServerToConfigText(text, { name: "a" })).toThrow(/already in the config/);
     // A disabled entry holding the name: the refusal says how to enable it instead.

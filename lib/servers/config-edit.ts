@@ -10,7 +10,10 @@ const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" 
 export function addServerToConfigText(text: string, entry: Record<string, unknown>): string {
   const current = (parse(text) ?? {}) as { mcpServers?: { name?: string; enabled?: boolean }[] };
   const held = current.mcpServers?.find((s) => s.name === entry.name);
-  if (held?.enabled === false) throw new Error(`An MCP server named "${entry.name}" is already in the config, disabled: enable it (PATCH /api/servers/${encodeURIComponent(String(entry.name))} {"enabled": true}, or Enable on the Servers page), or pick another name.`);
+  if (held?.enabled === false)
+    throw new Error(
+      `An MCP server named "${entry.name}" is already in the config, disabled: enable it (PATCH /api/servers/${encodeURIComponent(String(entry.name))} {"enabled": true}, or Enable on the Servers page), or pick another name.`,
+    );
   if (held) throw new Error(`An MCP server named "${entry.name}" is already in the config.`);
   const path = current.mcpServers ? ["mcpServers", current.mcpServers.length] : ["mcpServers"];
   const value = current.mcpServers ? entry : [entry];

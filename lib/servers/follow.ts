@@ -61,7 +61,8 @@ export class ResourceFollows {
     if (!offersSubscriptions(connection.status().capabilities)) {
       throw new HttpError("not_found", `MCP server "${server}" offers no resource subscriptions (it did not declare resources.subscribe).`);
     }
-    if (this.followers >= this.maxFollowers) throw new HttpError("unavailable", `The studio follows at most ${this.maxFollowers} resources at once; try again later.`);
+    if (this.followers >= this.maxFollowers)
+      throw new HttpError("unavailable", `The studio follows at most ${this.maxFollowers} resources at once; try again later.`);
     const key = `${server}\n${uri}`;
     let entry = this.entries.get(key);
     if (entry && entry.connection !== connection) {
@@ -114,7 +115,8 @@ export class ResourceFollows {
     const offState = connection.subscribe((event) => {
       if (event.type !== "state") return;
       const connected = event.status.state === "connected";
-      if (connected && !wasConnected && !ended) subscribe().catch((err: unknown) => this.log(`MCP server "${server}": resources/subscribe ${uri} after a reconnect failed: ${(err as Error).message}`));
+      if (connected && !wasConnected && !ended)
+        subscribe().catch((err: unknown) => this.log(`MCP server "${server}": resources/subscribe ${uri} after a reconnect failed: ${(err as Error).message}`));
       wasConnected = connected;
     });
     const ready = subscribe();

@@ -23,7 +23,6 @@ export interface Who {
   from: string | null;
 }
 
-
 /** How long the callback waits for the reconnected server before sending the browser back. */
 const RECONNECT_WAIT_MS = 10_000;
 
@@ -59,10 +58,22 @@ export async function serverSignedIn(deps: Pick<ServerOAuthDeps, "oauth" | "serv
   return deps.oauth.store.signedIn(oauthTarget(server, name));
 }
 
-async function audited(deps: ServerOAuthDeps, action: "server.oauth.signin" | "server.oauth.signout", name: string, who: Who, detail: Record<string, unknown>): Promise<void> {
+async function audited(
+  deps: ServerOAuthDeps,
+  action: "server.oauth.signin" | "server.oauth.signout",
+  name: string,
+  who: Who,
+  detail: Record<string, unknown>,
+): Promise<void> {
   const server = find(deps, name);
   const url = server?.transport === "http" ? server.url : undefined;
-  await deps.audit.append({ actor: who.actor, action, target: name, detail: { url, ...(who.userId ? { userId: who.userId } : {}), ...detail }, from: who.from });
+  await deps.audit.append({
+    actor: who.actor,
+    action,
+    target: name,
+    detail: { url, ...(who.userId ? { userId: who.userId } : {}), ...detail },
+    from: who.from,
+  });
 }
 
 /** Connects the server afresh here (with the new tokens, or without), waiting a moment for the outcome. */

@@ -14,7 +14,6 @@ export interface ResourceSource {
 /** How long a read may take before it answers 504 (a resource is shown in place, so not long). */
 export const RESOURCE_READ_TIMEOUT_MS = 15_000;
 
-
 /**
  * Reads `uri` through the MCP server `server` (resources/read) and audits the read, failed or not,
  * as "resource.read" with who asked: a resource can hold what the tool's output did not show.
@@ -29,7 +28,10 @@ export async function readServerResource(
   const base = { actor: who.actor, action: "resource.read" as const, target: `${server} ${uri}`.slice(0, 2000), from: who.from };
   const ids = who.userId ? { userId: who.userId } : {};
   if (!connection && deps.mcp.holdsConnections === false) {
-    throw new HttpError("unavailable", `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): read "${server}" resources through an instance that holds them.`);
+    throw new HttpError(
+      "unavailable",
+      `This instance leaves MCP connections to the workers (STUDIO_WORKER=off): read "${server}" resources through an instance that holds them.`,
+    );
   }
   if (!connection) throw new HttpError("not_found", `No connected MCP server named "${server}".`);
   try {

@@ -11,4 +11,5 @@ export function serverStateFor<S extends { error?: string; authFailed?: boolean 
   return { ...state, error: SIGN_IN_FAILED };
 }
 
-export const serverStatesFor = <S extends { error?: string; authFailed?: boolean }>(states: readonly S[], role: Role): S[] => states.map((s) => serverStateFor(s, role));
+export const serverStatesFor = <S extends { error?: string; authFailed?: boolean }>(states: readonly S[], role: Role): S[] =>
+  states.map((s) => serverStateFor(s, role));

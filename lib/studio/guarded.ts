@@ -81,7 +81,8 @@ export async function admit(req: { method: string; pathname: string; headers: He
 
 export function refusal(a: Extract<DoorAnswer, { admit: false }>, req: Request): Response {
   const headers: Record<string, string> = { "cache-control": "no-store" };
-  if (a.kind === "unauthenticated") headers["www-authenticate"] = req.headers.get("authorization") ? 'Bearer realm="tool-studio", error="invalid_token"' : 'Bearer realm="tool-studio"';
+  if (a.kind === "unauthenticated")
+    headers["www-authenticate"] = req.headers.get("authorization") ? 'Bearer realm="tool-studio", error="invalid_token"' : 'Bearer realm="tool-studio"';
   if (a.allow) headers.allow = a.allow;
   const res = errorResponse(a.kind, a.message);
   for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);

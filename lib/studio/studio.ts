@@ -128,7 +128,12 @@ function announceFinal(id: string): (tx: Prisma.TransactionClient) => Promise<vo
  * This process holds the MCP connections: it follows the config's servers and, on PostgreSQL,
  * publishes their status and tools for the web instances that hold none.
  */
-function holdMcp(db: Awaited<ReturnType<typeof getDb>>, config: () => RuntimeConfig, configStore: ReturnType<typeof getConfigStore>, oauth: OAuthDeps): McpManager {
+function holdMcp(
+  db: Awaited<ReturnType<typeof getDb>>,
+  config: () => RuntimeConfig,
+  configStore: ReturnType<typeof getConfigStore>,
+  oauth: OAuthDeps,
+): McpManager {
   const mcp = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" }, oauth: (server) => connectionProvider(oauth, server) });
   const sync = (): void => {
     mcp.sync(config().mcpServers).catch((err) => console.error("[tool-studio] MCP sync failed", err));
@@ -149,7 +154,9 @@ export function workerWanted(kind: "pg" | "pglite", opts: StudioOptions, env: Re
 /** Every minute, any instance ends queued runs whose job is gone (lib/queue: sweepOrphans). */
 function sweepQueue(prisma: Parameters<typeof RunQueue.sweepOrphans>[0], runs: RunStore): void {
   const timer = setInterval(() => {
-    RunQueue.sweepOrphans(prisma, runs).catch((err) => console.error("[tool-studio] queue sweep failed (retried in a minute)", err instanceof Error ? err.message : err));
+    RunQueue.sweepOrphans(prisma, runs).catch((err) =>
+      console.error("[tool-studio] queue sweep failed (retried in a minute)", err instanceof Error ? err.message : err),
+    );
   }, 60_000);
   timer.unref?.();
 }
@@ -218,16 +225,26 @@ async function boot(opts: StudioOptions): Promise<Studio> {
     signInLimit: signInLimitFromEnv(),
     onEvent: (e) => auditAuthEvent(audit, e),
   });
-  const users = new UserAdmin(db.prisma, () => identity.auth, () => identity.tokens.forget());
+  const users = new UserAdmin(
+    db.prisma,
+    () => identity.auth,
+    () => identity.tokens.forget(),
+  );
   if (notifier) await followAccessChanges(notifier, identity);
   const queue = RunQueue.create(db, { maxRunMs: MAX_TIMEOUT_MS, instanceName: opts.role ?? "web" });
   await queue.start();
   const cancelQueued = async (id: string) => {
-    const run = await runs.endQueued(id, { status: "cancelled", finishedAt: new Date(), error: { kind: "cancelled", message: "Cancelled by the caller before it started." } });
+    const run = await runs.endQueued(id, {
+      status: "cancelled",
+      finishedAt: new Date(),
+      error: { kind: "cancelled", message: "Cancelled by the caller before it started." },
+    });
     if (run) await queue.cancel(id).catch((err) => console.error(`[tool-studio] could not drop the job of cancelled run ${id}`, err));
     return run;
   };
-  const waiter = holdsMcp ? null : new RunWaiter({ runs, notifier, cancel: (id) => requestCancel({ runs, notifier, cancelQueued }, id), dropJob: (id) => queue.cancel(id) });
+  const waiter = holdsMcp
+    ? null
+    : new RunWaiter({ runs, notifier, cancel: (id) => requestCancel({ runs, notifier, cancelQueued }, id), dropJob: (id) => queue.cancel(id) });
   const executeDeps = {
     registry,
     runs,
@@ -245,11 +262,14 @@ async function boot(opts: StudioOptions): Promise<Studio> {
     onQueuedFinal: notifier ? announceFinal : undefined,
   };
   if (holdsMcp) {
-    await queue.work(async (runId, signal, job) => {
-      const r = await runQueued(queueDeps, runId, { signal, retries: !job.waited, stopping: () => queue.stopping });
-      // A full concurrency limit: offered again after a wait that grows while it stays full.
-      if (r && "held" in r) return { deferMs: deferralDelay(job.deferrals) };
-    }, { concurrency: Number(process.env.STUDIO_WORKER_CONCURRENCY) || 4 });
+    await queue.work(
+      async (runId, signal, job) => {
+        const r = await runQueued(queueDeps, runId, { signal, retries: !job.waited, stopping: () => queue.stopping });
+        // A full concurrency limit: offered again after a wait that grows while it stays full.
+        if (r && "held" in r) return { deferMs: deferralDelay(job.deferrals) };
+      },
+      { concurrency: Number(process.env.STUDIO_WORKER_CONCURRENCY) || 4 },
+    );
   }
   sweepQueue(db.prisma, runs);
   return {
@@ -296,7 +316,13 @@ export function oidcSettings(config: RuntimeConfig, env: Record<string, string |
     return null;
   }
   if (env.STUDIO_OIDC_ISSUER && env.STUDIO_OIDC_CLIENT_ID && env.STUDIO_OIDC_CLIENT_SECRET) {
-    return { issuer: env.STUDIO_OIDC_ISSUER, clientId: env.STUDIO_OIDC_CLIENT_ID, clientSecret: env.STUDIO_OIDC_CLIENT_SECRET, name: env.STUDIO_OIDC_NAME, defaultRole: "viewer" };
+    return {
+      issuer: env.STUDIO_OIDC_ISSUER,
+      clientId: env.STUDIO_OIDC_CLIENT_ID,
+      clientSecret: env.STUDIO_OIDC_CLIENT_SECRET,
+      name: env.STUDIO_OIDC_NAME,
+      defaultRole: "viewer",
+    };
   }
   return null;
 }
@@ -317,10 +343,20 @@ function signInLimitFromEnv(env: Record<string, string | undefined> = process.en
 /** Sign-in, failed sign-in and sign-out go into the audit log (never a password, never a token). */
 async function auditAuthEvent(audit: AuditLog, e: AuthEvent): Promise<void> {
   const from = [e.ip ? `addr ${e.ip}` : "local", e.userAgent ? `ua ${e.userAgent.slice(0, 120)}` : null].filter(Boolean).join("; ");
-  if (e.type === "sign-in") await audit.append({ actor: e.email, action: "auth.sign-in", target: e.email, detail: { userId: e.userId, method: e.method }, from });
-  else if (e.type === "sign-in.failed") await audit.append({ actor: e.email ?? "anonymous", action: "auth.sign-in-failed", target: e.email, detail: { reason: e.reason.slice(0, 300) }, from });
-  else if (e.type === "password-change") await audit.append({ actor: e.email, action: "user.password-change", target: e.email, detail: { userId: e.userId }, from });
-  else await audit.append({ actor: e.email, action: e.everywhere ? "auth.sign-out-everywhere" : "auth.sign-out", target: e.email, detail: { userId: e.userId }, from });
+  if (e.type === "sign-in")
+    await audit.append({ actor: e.email, action: "auth.sign-in", target: e.email, detail: { userId: e.userId, method: e.method }, from });
+  else if (e.type === "sign-in.failed")
+    await audit.append({ actor: e.email ?? "anonymous", action: "auth.sign-in-failed", target: e.email, detail: { reason: e.reason.slice(0, 300) }, from });
+  else if (e.type === "password-change")
+    await audit.append({ actor: e.email, action: "user.password-change", target: e.email, detail: { userId: e.userId }, from });
+  else
+    await audit.append({
+      actor: e.email,
+      action: e.everywhere ? "auth.sign-out-everywhere" : "auth.sign-out",
+      target: e.email,
+      detail: { userId: e.userId },
+      from,
+    });
 }
 
 /** Who a run is attributed to until login exists: the local user of the machine. */

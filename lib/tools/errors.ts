@@ -43,7 +43,6 @@ export class ToolError extends StudioError {
     this.detail = opts.detail;
     this.fields = opts.fields;
   }
-
 }
 
 export function isToolError(err: unknown): err is ToolError {

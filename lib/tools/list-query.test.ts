@@ -7,7 +7,9 @@ describe("tool list query", () => {
     expect(toolListHref({ q: "   ", source: "all", hints: [] })).toBe("/");
   });
   it("holds the search text, the source and each hint", () => {
-    expect(toolListHref({ q: "event", source: "builtin", hints: ["read-only", "closed world"] })).toBe("/?q=event&source=builtin&hint=read-only&hint=closed+world");
+    expect(toolListHref({ q: "event", source: "builtin", hints: ["read-only", "closed world"] })).toBe(
+      "/?q=event&source=builtin&hint=read-only&hint=closed+world",
+    );
   });
   it("reads back what it wrote", () => {
     const state = { q: "a b", source: "srv", hints: ["writes", "idempotent"] };

@@ -18,7 +18,11 @@ export function parseToolListQuery(search: Search): ToolListQuery {
 
 /** The list's URL for these filters: only what is set, so an unfiltered list is plain "/". */
 export function toolListHref({ q, source, hints }: ToolListQuery): string {
-  return `/${cleanQuery([["q", q], ["source", source === "all" ? "" : source], ["hint", hints]])}`;
+  return `/${cleanQuery([
+    ["q", q],
+    ["source", source === "all" ? "" : source],
+    ["hint", hints],
+  ])}`;
 }
 
 /** What of a tool the filters read: a full spec and the list's summary both have it. */
@@ -37,7 +41,10 @@ export const isHintFilter = (id: string) => HINT_FILTERS.some((f) => f.id === id
 
 /** The lower-cased text the search looks in: name, title, annotation title, description. */
 export function searchText(t: Filterable): string {
-  return [t.name, t.title, t.annotations?.title, t.description].filter((s) => typeof s === "string").join("\n").toLowerCase();
+  return [t.name, t.title, t.annotations?.title, t.description]
+    .filter((s) => typeof s === "string")
+    .join("\n")
+    .toLowerCase();
 }
 
 /**

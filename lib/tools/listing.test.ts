@@ -22,8 +22,8 @@ describe("toolsPage", () => {
 
   it("refuses a cursor it did not give out, and one the list moved under", () => {
     expect(() => toolsPage(tools, 3, "not-a-cursor")).toThrow(/not a cursor/);
-    expect(() => toolsPage(tools, 3, Buffer.from("[0,\"t0\"]").toString("base64url"))).toThrow(/not a cursor/);
-    expect(() => toolsPage(tools, 3, Buffer.from("{\"offset\":3}").toString("base64url"))).toThrow(/not a cursor/);
+    expect(() => toolsPage(tools, 3, Buffer.from('[0,"t0"]').toString("base64url"))).toThrow(/not a cursor/);
+    expect(() => toolsPage(tools, 3, Buffer.from('{"offset":3}').toString("base64url"))).toThrow(/not a cursor/);
     const next = toolsPage(tools, 3, undefined).nextCursor!;
     expect(() => toolsPage(tools.slice(1), 3, next)).toThrow(/stale/);
     expect(() => toolsPage(tools, 3, encodeToolsCursor(50, "t50"))).toThrow(/stale/);
@@ -32,7 +32,14 @@ describe("toolsPage", () => {
 
 describe("listedTool", () => {
   it("leaves out the raw definition and nothing else", () => {
-    const spec: ToolSpec = { name: "s__t", description: "d", inputSchema: { type: "object" }, _meta: { a: 1 }, source: { kind: "mcp", id: "mcp:s", server: "s" }, raw: { name: "t" } };
+    const spec: ToolSpec = {
+      name: "s__t",
+      description: "d",
+      inputSchema: { type: "object" },
+      _meta: { a: 1 },
+      source: { kind: "mcp", id: "mcp:s", server: "s" },
+      raw: { name: "t" },
+    };
     const { raw: _raw, ...rest } = spec;
     expect(listedTool(spec)).toEqual(rest);
   });

@@ -5,9 +5,20 @@ interface BlockBase {
   _meta?: Record<string, unknown>;
 }
 
-export interface TextContent extends BlockBase { type: "text"; text: string }
-export interface ImageContent extends BlockBase { type: "image"; data: string; mimeType: string }
-export interface AudioContent extends BlockBase { type: "audio"; data: string; mimeType: string }
+export interface TextContent extends BlockBase {
+  type: "text";
+  text: string;
+}
+export interface ImageContent extends BlockBase {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+export interface AudioContent extends BlockBase {
+  type: "audio";
+  data: string;
+  mimeType: string;
+}
 export interface ResourceLink extends BlockBase {
   type: "resource_link";
   uri: string;
@@ -20,7 +31,10 @@ export interface ResourceLink extends BlockBase {
 export type ResourceContents =
   | { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
   | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
-export interface EmbeddedResource extends BlockBase { type: "resource"; resource: ResourceContents }
+export interface EmbeddedResource extends BlockBase {
+  type: "resource";
+  resource: ResourceContents;
+}
 
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 

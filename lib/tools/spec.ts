@@ -34,10 +34,7 @@ export interface ToolIcon {
 }
 
 /** Where a tool comes from. `id` is stable and used in filters and captured runs. */
-export type ToolSourceRef =
-  | { kind: "builtin"; id: "builtin" }
-  | { kind: "mcp"; id: string; server: string }
-  | { kind: "runtime"; id: "runtime" };
+export type ToolSourceRef = { kind: "builtin"; id: "builtin" } | { kind: "mcp"; id: string; server: string } | { kind: "runtime"; id: "runtime" };
 
 export interface ToolSpec {
   name: string;

@@ -92,8 +92,14 @@ describe("findTrigger", () => {
 
   it("finds non-overlapping occurrences left to right", () => {
     expect(findTrigger("a a a", "a a")).toEqual([{ start: 0, end: 3 }]);
-    expect(findTrigger("a a a a", "a a")).toEqual([{ start: 0, end: 3 }, { start: 4, end: 7 }]);
-    expect(findTrigger("-x- -x-", "-x-")).toEqual([{ start: 0, end: 3 }, { start: 4, end: 7 }]);
+    expect(findTrigger("a a a a", "a a")).toEqual([
+      { start: 0, end: 3 },
+      { start: 4, end: 7 },
+    ]);
+    expect(findTrigger("-x- -x-", "-x-")).toEqual([
+      { start: 0, end: 3 },
+      { start: 4, end: 7 },
+    ]);
     // the boundary rule applies to the characters around the occurrence, whatever the trigger ends with
     expect(findTrigger("-x-x-", "-x-")).toEqual([]);
   });
@@ -180,7 +186,17 @@ describe("segmentMessage", () => {
   });
 
   it("ignores spans outside the message", () => {
-    expect(segmentMessage("abc", [{ tool: "t", spans: [{ start: 2, end: 9, trigger: "x" }, { start: 5, end: 7, trigger: "y" }] }])).toEqual([
+    expect(
+      segmentMessage("abc", [
+        {
+          tool: "t",
+          spans: [
+            { start: 2, end: 9, trigger: "x" },
+            { start: 5, end: 7, trigger: "y" },
+          ],
+        },
+      ]),
+    ).toEqual([
       { text: "ab", start: 0, end: 2 },
       { text: "c", start: 2, end: 3, hits: [{ tool: "t", trigger: "x" }] },
     ]);

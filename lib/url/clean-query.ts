@@ -9,7 +9,7 @@ export function cleanQuery(params: Record<string, Value> | Iterable<readonly [st
   const entries = Symbol.iterator in params ? [...(params as Iterable<readonly [string, Value]>)] : Object.entries(params as Record<string, Value>);
   const search = new URLSearchParams();
   for (const [key, value] of entries) {
-    for (const v of typeof value === "string" ? [value] : value ?? []) if (v.trim() !== "") search.append(key, v);
+    for (const v of typeof value === "string" ? [value] : (value ?? [])) if (v.trim() !== "") search.append(key, v);
   }
   const s = search.toString();
   return s ? `?${s}` : "";

@@ -28,9 +28,7 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function createTestDatabase(
-  opts: { migrate?: boolean; migrationsDir?: MigrateOptions["migrationsDir"] } = {},
-): Promise<TestDatabase> {
+export async function createTestDatabase(opts: { migrate?: boolean; migrationsDir?: MigrateOptions["migrationsDir"] } = {}): Promise<TestDatabase> {
   const name = `tool_studio_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   const u = new URL(TEST_DATABASE_URL);

@@ -129,7 +129,8 @@ export function randomJson(r: Rng, depth = 0): unknown {
   }
   if (roll < 0.75) {
     const o: Record<string, unknown> = {};
-    for (let i = int(r, 0, 4); i > 0; i--) Object.defineProperty(o, pick(r, KEYS), { value: randomJson(r, depth + 1), enumerable: true, writable: true, configurable: true });
+    for (let i = int(r, 0, 4); i > 0; i--)
+      Object.defineProperty(o, pick(r, KEYS), { value: randomJson(r, depth + 1), enumerable: true, writable: true, configurable: true });
     return o;
   }
   return Array.from({ length: int(r, 0, 4) }, () => randomJson(r, depth + 1));

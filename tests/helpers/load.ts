@@ -105,7 +105,9 @@ export async function accountRuns(databaseUrl: string, calls: readonly Call[]): 
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const acked = calls.filter((c) => c.runId);
-  const lost = acked.filter((c) => byId.get(c.runId!)?.status !== c.runStatus).map((c) => `${c.runId} (${c.runStatus}, stored ${byId.get(c.runId!)?.status ?? "nothing"})`);
+  const lost = acked
+    .filter((c) => byId.get(c.runId!)?.status !== c.runStatus)
+    .map((c) => `${c.runId} (${c.runStatus}, stored ${byId.get(c.runId!)?.status ?? "nothing"})`);
   const seen = new Map<string, number>();
   for (const r of rows) seen.set(`${r.a}/${r.b}`, (seen.get(`${r.a}/${r.b}`) ?? 0) + 1);
   const byStatus: Record<string, number> = {};

@@ -9,8 +9,28 @@ type Schema = Record<string, unknown>;
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const SUPPORTED = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const", "$ref", "$defs", "definitions",
-  "description", "title", "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems", "maxItems",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "enum",
+  "const",
+  "$ref",
+  "$defs",
+  "definitions",
+  "description",
+  "title",
+  "pattern",
+  "format",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "minItems",
+  "maxItems",
 ]);
 const FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 
@@ -34,7 +54,8 @@ export function checkOpenAiStrict(name: string, parameters: Schema): string[] {
       if (missing.length) out.push(`${ptr || "(root)"}: properties ${missing.join(", ")} not in required`);
       for (const p of props) walk((o.properties as Schema)[p], `${ptr}/properties/${p}`);
     }
-    if (types.length === 0 && o.anyOf === undefined && o.$ref === undefined && o.const === undefined && o.enum === undefined) out.push(`${ptr || "(root)"}: no type`);
+    if (types.length === 0 && o.anyOf === undefined && o.$ref === undefined && o.const === undefined && o.enum === undefined)
+      out.push(`${ptr || "(root)"}: no type`);
     if (types.includes("array") && o.items === undefined) out.push(`${ptr}: array without items`);
     for (const k of Object.keys(o)) if (!SUPPORTED.has(k)) out.push(`${ptr}: unsupported keyword ${k}`);
     if (typeof o.format === "string" && !FORMATS.has(o.format)) out.push(`${ptr}: unsupported format ${o.format}`);

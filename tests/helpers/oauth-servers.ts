@@ -10,7 +10,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider, { errors } from "oidc-provider";
 import { createRemoteJWKSet, jwtVerify } from "jose";
-import { createMcpHandler, getOAuthProtectedResourceMetadataUrl, OAuthError, OAuthErrorCode, requireBearerAuth, Server, type AuthInfo } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+  requireBearerAuth,
+  Server,
+  type AuthInfo,
+} from "@modelcontextprotocol/server";
 import { serveFetch } from "./mcp-http";
 
 export interface OAuthFixture {
@@ -58,7 +66,13 @@ export async function startOAuthFixture(opts: OAuthFixtureOptions = {}): Promise
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, resource) => {
           if (resource.replace(/\/$/, "") !== mcpUrl) throw new errors.InvalidTarget();
-          return { scope: "mcp", audience: mcpUrl, accessTokenTTL: opts.accessTokenTtl ?? 3600, accessTokenFormat: "jwt" as const, jwt: { sign: { alg: "RS256" as const } } };
+          return {
+            scope: "mcp",
+            audience: mcpUrl,
+            accessTokenTTL: opts.accessTokenTtl ?? 3600,
+            accessTokenFormat: "jwt" as const,
+            jwt: { sign: { alg: "RS256" as const } },
+          };
         },
       },
     },
@@ -88,7 +102,9 @@ export async function startOAuthFixture(opts: OAuthFixtureOptions = {}): Promise
         return {
           token,
           clientId: String(payload.client_id ?? ""),
-          scopes: String(payload.scope ?? "").split(" ").filter(Boolean),
+          scopes: String(payload.scope ?? "")
+            .split(" ")
+            .filter(Boolean),
           expiresAt: payload.exp,
           resource: new URL(mcpUrl),
           extra: { sub: payload.sub },
@@ -115,7 +131,13 @@ export async function startOAuthFixture(opts: OAuthFixtureOptions = {}): Promise
   const rs = await serveFetch(async (request) => {
     const path = new URL(request.url).pathname;
     if (path.startsWith("/.well-known/oauth-protected-resource")) {
-      return Response.json({ resource: mcpUrl, authorization_servers: [issuer], scopes_supported: ["mcp"], bearer_methods_supported: ["header"], resource_name: "OAuth fixture" });
+      return Response.json({
+        resource: mcpUrl,
+        authorization_servers: [issuer],
+        scopes_supported: ["mcp"],
+        bearer_methods_supported: ["header"],
+        resource_name: "OAuth fixture",
+      });
     }
     if (path !== "/mcp") return new Response("not found", { status: 404 });
     const auth = await gate(request);

@@ -14,10 +14,14 @@ const BIN = (() => {
 })();
 
 /** Fault tests need the server binaries and root (to run them as postgres); say why they are skipped otherwise. */
-export const privatePgUnavailable: string | null = !BIN ? "PostgreSQL server binaries are not installed" : process.getuid?.() !== 0 ? "fault tests start a private PostgreSQL as the postgres user: run them as root" : null;
+export const privatePgUnavailable: string | null = !BIN
+  ? "PostgreSQL server binaries are not installed"
+  : process.getuid?.() !== 0
+    ? "fault tests start a private PostgreSQL as the postgres user: run them as root"
+    : null;
 
-const asPostgres = (cmd: string, args: string[]) => execFileSync("runuser", ["-u", "postgres", "--", path.join(BIN!, cmd), ...args], { stdio: "pipe", timeout: 60_000 });
-
+const asPostgres = (cmd: string, args: string[]) =>
+  execFileSync("runuser", ["-u", "postgres", "--", path.join(BIN!, cmd), ...args], { stdio: "pipe", timeout: 60_000 });
 
 export interface PrivatePg {
   url: string;
@@ -35,12 +39,17 @@ export async function startPrivatePg(): Promise<PrivatePg> {
   execFileSync("chown", ["postgres", dir]);
   asPostgres("initdb", ["-D", data, "-A", "trust", "-U", "postgres"]);
   const port = await freePort();
-  const start = () => asPostgres("pg_ctl", ["-D", data, "-w", "-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"]);
+  const start = () =>
+    asPostgres("pg_ctl", ["-D", data, "-w", "-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"]);
   const stop = () => asPostgres("pg_ctl", ["-D", data, "-w", "-m", "immediate", "stop"]);
   start();
   const pids = () => {
     const main = Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-    const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(main)]).toString().split("\n").map((s) => Number(s.trim())).filter(Boolean);
+    const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(main)])
+      .toString()
+      .split("\n")
+      .map((s) => Number(s.trim()))
+      .filter(Boolean);
     return [main, ...children];
   };
   return {

@@ -164,7 +164,10 @@ export async function startStudioProcess(opts: StudioProcessOptions = {}): Promi
       await kill();
       throw new Error(`the studio was not ready within ${(opts.readyWithinMs ?? 90_000) / 1000} s. Log:\n${log()}`);
     }
-    const ok = await fetch(url + (opts.readyPath ?? "/api/tools"), { headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(5000) }).then(
+    const ok = await fetch(url + (opts.readyPath ?? "/api/tools"), {
+      headers: { authorization: `Bearer ${adminToken}` },
+      signal: AbortSignal.timeout(5000),
+    }).then(
       (r) => r.status === 200,
       () => false,
     );
@@ -179,10 +182,17 @@ export async function runnerToken(baseUrl: string, adminToken: string): Promise<
   const email = `bench-${Date.now()}@example.com`;
   const password = randomBytes(12).toString("hex");
   const json = { "content-type": "application/json", origin: baseUrl };
-  const add = await fetch(`${baseUrl}/api/users`, { method: "POST", headers: { ...json, authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ email, password, role: "runner" }) });
+  const add = await fetch(`${baseUrl}/api/users`, {
+    method: "POST",
+    headers: { ...json, authorization: `Bearer ${adminToken}` },
+    body: JSON.stringify({ email, password, role: "runner" }),
+  });
   if (add.status !== 201) throw new Error(`could not add the bench user: ${add.status} ${await add.text()}`);
   const signIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) });
-  const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))?.split(";")[0];
+  const cookie = signIn.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("better-auth.session_token="))
+    ?.split(";")[0];
   if (!cookie) throw new Error(`could not sign the bench user in: ${signIn.status}`);
   const created = await fetch(`${baseUrl}/api/tokens`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify({ name: "bench" }) });
   if (created.status !== 201) throw new Error(`could not create the bench token: ${created.status}`);

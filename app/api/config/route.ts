@@ -13,7 +13,10 @@ export const dynamic = "force-dynamic";
 const PutBody = z.strictObject({
   text: z.string(),
   /** The version (sha256 hex of the text) the edit started from, as GET answered it. */
-  expectedVersion: z.string().regex(/^[0-9a-f]{64}$/, "must be a version as GET /api/config answers it (64 hex digits)").optional(),
+  expectedVersion: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "must be a version as GET /api/config answers it (64 hex digits)")
+    .optional(),
 });
 
 /**
@@ -54,7 +57,8 @@ export const PUT = guarded("/api/config", "PUT", async (req, { principal }) => {
   const { text: sent, expectedVersion: fromBody } = await readJson(req, PutBody);
   const ifMatch = req.headers.get("if-match");
   const fromHeader = ifMatch && ifMatch !== "*" ? /^(?:W\/)?"?([0-9a-f]{64})"?$/.exec(ifMatch.trim())?.[1] : undefined;
-  if (ifMatch && ifMatch !== "*" && !fromHeader) return errorResponse("bad_request", 'If-Match: expected a version as GET /api/config answers it in its ETag ("<64 hex digits>")');
+  if (ifMatch && ifMatch !== "*" && !fromHeader)
+    return errorResponse("bad_request", 'If-Match: expected a version as GET /api/config answers it in its ETag ("<64 hex digits>")');
   if (fromBody && fromHeader && fromBody !== fromHeader) return errorResponse("bad_request", "expectedVersion and If-Match name different versions");
   const expectedVersion = fromBody ?? fromHeader;
   const studio = await getStudio();

@@ -7,4 +7,3 @@ export const GET = guarded("/api/me", "GET", async (_req, { principal }) => {
   const { via, role, userId, actor, name, tokenId, tokenName } = principal;
   return Response.json({ principal: { via, role, userId, actor, name, tokenId, tokenName } }, { headers: { "cache-control": "no-store" } });
 });
-

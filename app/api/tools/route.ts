@@ -24,7 +24,8 @@ const Query = z.strictObject({
  */
 export const GET = guarded("/api/tools", "GET", async (req) => {
   const q = parseWith(Query, queryEntries(new URL(req.url).searchParams), "query");
-  if (q.cursor !== undefined && q.limit === undefined) throw new HttpError("bad_request", "Invalid query: /cursor needs /limit", [{ path: "/cursor", message: "needs limit" }]);
+  if (q.cursor !== undefined && q.limit === undefined)
+    throw new HttpError("bad_request", "Invalid query: /cursor needs /limit", [{ path: "/cursor", message: "needs limit" }]);
   const specs = await (await getStudio()).registry.specs();
   const view = q.view ?? "summary";
   const shown: (spec: ToolSpec) => ListedTool | ToolSummary = view === "full" ? listedTool : toolSummary;

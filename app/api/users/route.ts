@@ -23,6 +23,12 @@ export const POST = guarded("/api/users", "POST", async (req, { principal }) => 
   const body = await readJson(req, CreateBody);
   const studio = await getStudio();
   const user = await studio.users.create(body);
-  await studio.audit.append({ actor: principal.actor, action: "user.create", target: user.email, detail: { userId: user.id, role: user.role }, from: requestOrigin(req) });
+  await studio.audit.append({
+    actor: principal.actor,
+    action: "user.create",
+    target: user.email,
+    detail: { userId: user.id, role: user.role },
+    from: requestOrigin(req),
+  });
   return Response.json({ user }, { status: 201 });
 });

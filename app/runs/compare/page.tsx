@@ -24,7 +24,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <div className="mx-auto max-w-lg py-16 text-center">
         <h1 className="text-lg font-semibold">Pick two runs to compare</h1>
         <p className="mt-1 text-muted-foreground">Tick exactly two runs in the history, then press “Compare two selected”.</p>
-        <Link href="/runs" className="mt-4 inline-block text-primary underline">Back to the history</Link>
+        <Link href="/runs" className="mt-4 inline-block text-primary underline">
+          Back to the history
+        </Link>
       </div>
     );
   }
@@ -33,17 +35,35 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   return (
     <div className="space-y-4">
       <div>
-        <Link href="/runs" className="text-[12px] text-muted-foreground hover:text-foreground">← History</Link>
+        <Link href="/runs" className="text-[12px] text-muted-foreground hover:text-foreground">
+          ← History
+        </Link>
         <h1 className="mt-1 text-xl font-semibold tracking-tight">Compare runs</h1>
       </div>
       <div className="grid gap-4 md:grid-cols-2">
         {[a, b].map((r, i) => (
-          <Card key={r.id} title={<span>{i === 0 ? "Left" : "Right"}: <Link href={`/runs/${r.id}`} className="font-mono text-primary hover:underline">{r.id.slice(0, 8)}</Link></span>}>
+          <Card
+            key={r.id}
+            title={
+              <span>
+                {i === 0 ? "Left" : "Right"}:{" "}
+                <Link href={`/runs/${r.id}`} className="font-mono text-primary hover:underline">
+                  {r.id.slice(0, 8)}
+                </Link>
+              </span>
+            }
+          >
             <div className="flex flex-wrap items-center gap-2">
               <StatusBadge status={r.status} />
               <code className="font-mono">{r.tool}</code>
-              <span className="text-muted-foreground">{formatDuration(r.durationMs)} · {r.startedAt.replace("T", " ").slice(0, 19)}Z</span>
-              {r.error && <Badge tone="danger" className="font-mono">{r.error.kind}</Badge>}
+              <span className="text-muted-foreground">
+                {formatDuration(r.durationMs)} · {r.startedAt.replace("T", " ").slice(0, 19)}Z
+              </span>
+              {r.error && (
+                <Badge tone="danger" className="font-mono">
+                  {r.error.kind}
+                </Badge>
+              )}
             </div>
           </Card>
         ))}
@@ -57,8 +77,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             <Card key={r.id} title={`${i === 0 ? "Left" : "Right"} output`}>
               {r.output ? (
                 <div className="space-y-3">
-                  {r.output.structuredContent !== undefined && <JsonView value={r.output.structuredContent} label={`${i === 0 ? "Left" : "Right"} structured content`} />}
-                  <ContentView content={r.output.content} structuredContent={r.output.structuredContent} reader={{ server: r.source.startsWith("mcp:") ? r.source.slice(4) : null, access: readAccess }} />
+                  {r.output.structuredContent !== undefined && (
+                    <JsonView value={r.output.structuredContent} label={`${i === 0 ? "Left" : "Right"} structured content`} />
+                  )}
+                  <ContentView
+                    content={r.output.content}
+                    structuredContent={r.output.structuredContent}
+                    reader={{ server: r.source.startsWith("mcp:") ? r.source.slice(4) : null, access: readAccess }}
+                  />
                 </div>
               ) : (
                 <p className="text-muted-foreground">No output{r.error ? `: ${r.error.kind}` : ""}.</p>
@@ -68,8 +94,12 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         </div>
       )}
       <div className="grid gap-4 md:grid-cols-2">
-        <Card title="Left arguments"><JsonView value={a.arguments} label="Left arguments" /></Card>
-        <Card title="Right arguments"><JsonView value={b.arguments} label="Right arguments" /></Card>
+        <Card title="Left arguments">
+          <JsonView value={a.arguments} label="Left arguments" />
+        </Card>
+        <Card title="Right arguments">
+          <JsonView value={b.arguments} label="Right arguments" />
+        </Card>
       </div>
     </div>
   );
@@ -81,7 +111,9 @@ function show(v: unknown): string {
   const text = JSON.stringify(v) ?? String(v);
   if (text.length <= 240) return text;
   const looksBase64 = typeof v === "string" && /^[A-Za-z0-9+/]+={0,2}$/.test(v);
-  return looksBase64 ? `(base64, ${(v.length * 0.75 / 1024).toFixed(1)} KB; shown below)` : `${text.slice(0, 200)}… (${text.length.toLocaleString("en")} characters)`;
+  return looksBase64
+    ? `(base64, ${((v.length * 0.75) / 1024).toFixed(1)} KB; shown below)`
+    : `${text.slice(0, 200)}… (${text.length.toLocaleString("en")} characters)`;
 }
 
 function DiffCard({ title, rows }: { title: string; rows: DiffRow[] }) {
@@ -90,7 +122,11 @@ function DiffCard({ title, rows }: { title: string; rows: DiffRow[] }) {
       {rows.length > 0 && (
         <table className="w-full table-fixed text-left font-mono text-[12px]" data-testid={`diff-${title.toLowerCase()}`}>
           <thead className="border-b text-[11px] uppercase tracking-wide text-muted-foreground">
-            <tr><th className="w-1/4 px-3 py-1.5">Path</th><th className="px-3 py-1.5">Left</th><th className="px-3 py-1.5">Right</th></tr>
+            <tr>
+              <th className="w-1/4 px-3 py-1.5">Path</th>
+              <th className="px-3 py-1.5">Left</th>
+              <th className="px-3 py-1.5">Right</th>
+            </tr>
           </thead>
           <tbody>
             {rows.slice(0, 500).map((r) => (

@@ -45,29 +45,56 @@ export default async function ServerPage({ params, searchParams }: Props) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-2">
-        <Link href="/servers" className="text-primary hover:underline">Servers</Link>
+        <Link href="/servers" className="text-primary hover:underline">
+          Servers
+        </Link>
         <span aria-hidden>/</span>
         <h1 className="text-lg font-semibold">{name}</h1>
         {authRequired ? <Badge tone="warning">sign-in required</Badge> : <Badge tone={state.state === "connected" ? "success" : "danger"}>{state.state}</Badge>}
-        {state.serverInfo && <span className="text-muted-foreground">{state.serverInfo.name} {state.serverInfo.version}</span>}
+        {state.serverInfo && (
+          <span className="text-muted-foreground">
+            {state.serverInfo.name} {state.serverInfo.version}
+          </span>
+        )}
         {signedIn && <Badge title="OAuth tokens are kept for this server, encrypted">signed in (OAuth)</Badge>}
-        {signedIn && !authRequired && <span className="ml-auto"><OAuthButtons server={name} authRequired={false} signedIn canAdmin={admin.allowed} reason={admin.reason} /></span>}
+        {signedIn && !authRequired && (
+          <span className="ml-auto">
+            <OAuthButtons server={name} authRequired={false} signedIn canAdmin={admin.allowed} reason={admin.reason} />
+          </span>
+        )}
       </div>
-      {signin === "ok" && !signinError && state.state === "connected" && <p role="status" className="rounded-md border border-success/40 bg-success/5 p-2" data-testid="signin-ok">Signed in: the studio holds tokens for this server now.</p>}
-      {signinError && <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-2 text-destructive" data-testid="signin-error">The sign-in did not complete: {signinError.slice(0, 500)}</p>}
+      {signin === "ok" && !signinError && state.state === "connected" && (
+        <p role="status" className="rounded-md border border-success/40 bg-success/5 p-2" data-testid="signin-ok">
+          Signed in: the studio holds tokens for this server now.
+        </p>
+      )}
+      {signinError && (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-2 text-destructive" data-testid="signin-error">
+          The sign-in did not complete: {signinError.slice(0, 500)}
+        </p>
+      )}
       {authRequired ? (
         <div className="flex flex-wrap items-center gap-3 rounded-md border border-warning/40 bg-warning/10 p-3" data-testid="server-signin">
           <p className="min-w-0 flex-1">
-            This server asks for OAuth authorization. Sign in at its authorization server; the studio keeps the tokens encrypted and refreshes them when they expire. Its tools, resources and prompts are listed once it is connected.
+            This server asks for OAuth authorization. Sign in at its authorization server; the studio keeps the tokens encrypted and refreshes them when they
+            expire. Its tools, resources and prompts are listed once it is connected.
           </p>
           <OAuthButtons server={name} authRequired signedIn={signedIn} canAdmin={admin.allowed} reason={admin.reason} />
         </div>
       ) : state.state !== "connected" ? (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-2 text-destructive">
-          This server is {state.enabled === false ? "disabled" : state.state}{state.error ? `: ${state.error}` : ""}. Its resources and prompts can be browsed once it is connected.
+          This server is {state.enabled === false ? "disabled" : state.state}
+          {state.error ? `: ${state.error}` : ""}. Its resources and prompts can be browsed once it is connected.
         </p>
       ) : (
-        <ServerBrowser server={name} hasResources={has("resources")} hasPrompts={has("prompts")} hasCompletions={has("completions")} hasSubscriptions={offersSubscriptions(caps)} access={access} />
+        <ServerBrowser
+          server={name}
+          hasResources={has("resources")}
+          hasPrompts={has("prompts")}
+          hasCompletions={has("completions")}
+          hasSubscriptions={offersSubscriptions(caps)}
+          access={access}
+        />
       )}
     </div>
   );

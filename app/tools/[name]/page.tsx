@@ -46,50 +46,60 @@ export default async function ToolPage({ params, searchParams }: Props) {
 
   return (
     <div className="gap-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)]">
-    <ToolSidebar tools={sidebar} current={spec.name} />
-    <div className="mt-4 min-w-0 space-y-4 lg:mt-0">
-      <div>
-        <Link href="/" className="text-[12px] text-muted-foreground hover:text-foreground">← All tools</Link>
-        <div className="mt-1 flex flex-wrap items-center gap-3">
-          <ToolIcons icons={spec.icons} />
-          <h1 className="text-xl font-semibold tracking-tight">{displayName(spec)}</h1>
-          <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[12px]">{spec.name}</code>
-          <Badge>{spec.source.id}</Badge>
-          <AnnotationBadges spec={spec} />
+      <ToolSidebar tools={sidebar} current={spec.name} />
+      <div className="mt-4 min-w-0 space-y-4 lg:mt-0">
+        <div>
+          <Link href="/" className="text-[12px] text-muted-foreground hover:text-foreground">
+            ← All tools
+          </Link>
+          <div className="mt-1 flex flex-wrap items-center gap-3">
+            <ToolIcons icons={spec.icons} />
+            <h1 className="text-xl font-semibold tracking-tight">{displayName(spec)}</h1>
+            <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[12px]">{spec.name}</code>
+            <Badge>{spec.source.id}</Badge>
+            <AnnotationBadges spec={spec} />
+          </div>
+          {spec.description && <Markdown className="mt-2 max-w-4xl text-muted-foreground">{spec.description}</Markdown>}
+          {spec.unavailable && (
+            <p role="status" className="mt-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-1.5 text-[13px]">
+              Unavailable: {spec.unavailable}. Its definition is the last one seen; runs fail until the server is back (see{" "}
+              <Link className="text-primary underline" href="/servers">
+                Servers
+              </Link>
+              ).
+            </p>
+          )}
+          {source && (
+            <p className="mt-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-1.5 text-[13px]">
+              Form filled from{" "}
+              <Link className="font-mono text-primary hover:underline" href={`/runs/${source.id}`}>
+                run {source.id.slice(0, 8)}
+              </Link>
+              .
+            </p>
+          )}
         </div>
-        {spec.description && <Markdown className="mt-2 max-w-4xl text-muted-foreground">{spec.description}</Markdown>}
-        {spec.unavailable && (
-          <p role="status" className="mt-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-1.5 text-[13px]">
-            Unavailable: {spec.unavailable}. Its definition is the last one seen; runs fail until the server is back (see <Link className="text-primary underline" href="/servers">Servers</Link>).
-          </p>
-        )}
-        {source && (
-          <p className="mt-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-1.5 text-[13px]">
-            Form filled from <Link className="font-mono text-primary hover:underline" href={`/runs/${source.id}`}>run {source.id.slice(0, 8)}</Link>.
-          </p>
-        )}
+        <Workbench
+          key={source?.id ?? "fresh"}
+          tool={spec}
+          initialArgs={initialArgs}
+          initialAgent={source?.agent}
+          recentRuns={runs}
+          canRun={run.allowed}
+          runReason={run.reason}
+          canSavePresets={presets.allowed}
+          presetReason={presets.reason}
+          confirmBeforeRun={needsConfirmation(spec)}
+          readAccess={allowRole(principal.role, "runner", "read resources through a server")}
+        />
+        <InferredShape
+          toolName={spec.name}
+          shapes={await studio.shapes.get(spec.name, { outputSchema: spec.outputSchema, inputSchema: spec.inputSchema })}
+          adopt={spec.source.kind === "runtime" ? allowRole(principal.role, "admin", "change the config") : undefined}
+        />
+        <ModelView tool={spec.name} inputSchema={spec.inputSchema} />
+        <ToolDefinition tool={spec} />
       </div>
-      <Workbench
-        key={source?.id ?? "fresh"}
-        tool={spec}
-        initialArgs={initialArgs}
-        initialAgent={source?.agent}
-        recentRuns={runs}
-        canRun={run.allowed}
-        runReason={run.reason}
-        canSavePresets={presets.allowed}
-        presetReason={presets.reason}
-        confirmBeforeRun={needsConfirmation(spec)}
-        readAccess={allowRole(principal.role, "runner", "read resources through a server")}
-      />
-      <InferredShape
-        toolName={spec.name}
-        shapes={await studio.shapes.get(spec.name, { outputSchema: spec.outputSchema, inputSchema: spec.inputSchema })}
-        adopt={spec.source.kind === "runtime" ? allowRole(principal.role, "admin", "change the config") : undefined}
-      />
-      <ModelView tool={spec.name} inputSchema={spec.inputSchema} />
-      <ToolDefinition tool={spec} />
-    </div>
     </div>
   );
 }

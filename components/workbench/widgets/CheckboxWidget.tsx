@@ -11,7 +11,8 @@ import { defaultHint } from "@/lib/forms/hints";
  * returns a set box to unset. A required boolean keeps the theme's plain checkbox.
  */
 export function CheckboxWidget(props: WidgetProps) {
-  const { id, htmlName, value, required, disabled, readonly, autofocus, label, hideLabel, schema, uiSchema, options, registry, onChange, onBlur, onFocus } = props;
+  const { id, htmlName, value, required, disabled, readonly, autofocus, label, hideLabel, schema, uiSchema, options, registry, onChange, onBlur, onFocus } =
+    props;
   const box = useRef<HTMLInputElement>(null);
   const unset = value === undefined || value === null;
   useEffect(() => {
@@ -53,7 +54,12 @@ export function CheckboxWidget(props: WidgetProps) {
         ) : (
           !disabled &&
           !readonly && (
-            <button type="button" onClick={() => onChange(undefined)} className="rounded px-1.5 text-xs text-primary underline-offset-2 hover:underline" aria-label={`Clear ${label || "value"} (back to not set)`}>
+            <button
+              type="button"
+              onClick={() => onChange(undefined)}
+              className="rounded px-1.5 text-xs text-primary underline-offset-2 hover:underline"
+              aria-label={`Clear ${label || "value"} (back to not set)`}
+            >
               Clear
             </button>
           )

@@ -121,7 +121,9 @@ export function DomainSelectWidget(props: WidgetProps) {
           {selected?.label && selected.label !== current && <span className="ml-1.5 font-mono text-[11px] text-muted-foreground">{current}</span>}
         </span>
         {selected?.hint && <span className="truncate text-[12px] text-muted-foreground max-sm:hidden">{selected.hint}</span>}
-        <span className="rounded bg-muted px-1 font-mono text-[10px] text-muted-foreground" title="option domain">{domain}</span>
+        <span className="rounded bg-muted px-1 font-mono text-[10px] text-muted-foreground" title="option domain">
+          {domain}
+        </span>
         <ChevronDown className="size-4 shrink-0 opacity-50" aria-hidden />
       </button>
 
@@ -152,7 +154,14 @@ export function DomainSelectWidget(props: WidgetProps) {
             className="max-h-72 overflow-auto py-1 outline-none max-sm:max-h-96"
           >
             {clearable && (
-              <li id={optionId(-1)} role="option" aria-selected={false} onMouseDown={(e) => e.preventDefault()} onClick={() => choose(null)} className={`cursor-pointer px-3 py-1.5 text-muted-foreground hover:bg-accent ${active === -1 ? "bg-accent" : ""}`}>
+              <li
+                id={optionId(-1)}
+                role="option"
+                aria-selected={false}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => choose(null)}
+                className={`cursor-pointer px-3 py-1.5 text-muted-foreground hover:bg-accent ${active === -1 ? "bg-accent" : ""}`}
+              >
                 Clear
               </li>
             )}
@@ -180,7 +189,9 @@ export function DomainSelectWidget(props: WidgetProps) {
                     <Check className={`size-3.5 ${o.value === current ? "" : "invisible"}`} aria-hidden />
                     <span className="truncate">{o.label ?? o.value}</span>
                     {o.label && o.label !== o.value && <span className="font-mono text-[11px] text-muted-foreground">{o.value}</span>}
-                    {o.hint && <span className="ml-auto truncate pl-2 text-[12px] text-muted-foreground max-sm:ml-0 max-sm:w-full max-sm:pl-5.5">{o.hint}</span>}
+                    {o.hint && (
+                      <span className="ml-auto truncate pl-2 text-[12px] text-muted-foreground max-sm:ml-0 max-sm:w-full max-sm:pl-5.5">{o.hint}</span>
+                    )}
                   </div>
                 </li>
               );
@@ -190,12 +201,19 @@ export function DomainSelectWidget(props: WidgetProps) {
       )}
 
       {stale && (
-        <p role="alert" data-testid="stale-value" className="mt-1 flex items-center gap-1.5 rounded-md border border-warning/50 bg-warning/10 px-2 py-1 text-[12px]">
+        <p
+          role="alert"
+          data-testid="stale-value"
+          className="mt-1 flex items-center gap-1.5 rounded-md border border-warning/50 bg-warning/10 px-2 py-1 text-[12px]"
+        >
           <AlertTriangle className="size-3.5 shrink-0" aria-hidden />
           <span>
-            <b className="font-mono">{current}</b> {selected?.disabled ? "is disabled" : "is no longer a choice"} in the current config; the server will reject it.
+            <b className="font-mono">{current}</b> {selected?.disabled ? "is disabled" : "is no longer a choice"} in the current config; the server will reject
+            it.
           </span>
-          <button type="button" className="ml-auto underline" onClick={() => choose(null)}>Clear</button>
+          <button type="button" className="ml-auto underline" onClick={() => choose(null)}>
+            Clear
+          </button>
         </p>
       )}
       {ctx?.error && <p className="mt-1 text-[12px] text-destructive">Choices could not be loaded: {ctx.error}</p>}

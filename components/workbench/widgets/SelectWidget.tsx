@@ -13,7 +13,23 @@ import { defaultHint } from "@/lib/forms/hints";
 const VARIANT_SELECTOR = /__(one|any)of_select$/;
 
 export function SelectWidget(props: WidgetProps) {
-  const { id, options, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors = [], multiple, placeholder, label, schema } = props;
+  const {
+    id,
+    options,
+    value,
+    required,
+    disabled,
+    readonly,
+    autofocus,
+    onChange,
+    onBlur,
+    onFocus,
+    rawErrors = [],
+    multiple,
+    placeholder,
+    label,
+    schema,
+  } = props;
   if (multiple) return <MultiSelectWidget {...props} />;
   const { enumOptions = [], enumDisabled, emptyValue } = options;
   const index = enumOptionsIndexForValue(value, enumOptions, false);

@@ -24,7 +24,8 @@ export interface StudioOAuthOptions {
 export const CLIENT_NAME = "Tool Studio";
 
 /** The callback URL of a server's sign-in, on the studio's public URL. */
-export const redirectUrlFor = (baseUrl: string, server: string): string => `${baseUrl.replace(/\/+$/, "")}/api/servers/${encodeURIComponent(server)}/oauth/callback`;
+export const redirectUrlFor = (baseUrl: string, server: string): string =>
+  `${baseUrl.replace(/\/+$/, "")}/api/servers/${encodeURIComponent(server)}/oauth/callback`;
 
 /**
  * The SDK's OAuthClientProvider for one MCP server, backed by OAuthStore (PostgreSQL, secrets

@@ -32,7 +32,8 @@ export class OAuthFlowError extends StudioError {
 /** The server's OAuth target, or why it has none (unknown, stdio, OAuth turned off). */
 export function oauthTarget(server: OAuthServer | undefined, name: string): OAuthTarget & { scope?: string } {
   if (!server) throw new OAuthFlowError("not_found", `No MCP server named "${name}".`);
-  if (server.transport !== "http" || !server.url) throw new OAuthFlowError("conflict", `MCP server "${name}" is reached over stdio: OAuth is for remote (HTTP) servers.`);
+  if (server.transport !== "http" || !server.url)
+    throw new OAuthFlowError("conflict", `MCP server "${name}" is reached over stdio: OAuth is for remote (HTTP) servers.`);
   if (server.oauth === false) throw new OAuthFlowError("conflict", `OAuth is turned off for MCP server "${name}" ("oauth": false in the config).`);
   return { server: name, url: server.url, scope: server.oauth?.scope };
 }
@@ -40,7 +41,11 @@ export function oauthTarget(server: OAuthServer | undefined, name: string): OAut
 /** The provider a connection to `server` presents its tokens with (undefined: no OAuth for it). */
 export function connectionProvider(deps: OAuthDeps, server: OAuthServer): StudioOAuthProvider | undefined {
   if (server.transport !== "http" || !server.url || server.oauth === false) return undefined;
-  return new StudioOAuthProvider(deps.store, { server: server.name, url: server.url }, { redirectUrl: redirectUrlFor(deps.baseUrl, server.name), scope: server.oauth?.scope });
+  return new StudioOAuthProvider(
+    deps.store,
+    { server: server.name, url: server.url },
+    { redirectUrl: redirectUrlFor(deps.baseUrl, server.name), scope: server.oauth?.scope },
+  );
 }
 
 /**
@@ -50,7 +55,12 @@ export function connectionProvider(deps: OAuthDeps, server: OAuthServer): Studio
  * (as its SHA-256) and the verifier (sealed) are stored with who started it; the browser goes
  * to `authorizationUrl`. When stored tokens could simply be refreshed, no browser trip is needed.
  */
-export async function startSignIn(deps: OAuthDeps, server: OAuthServer | undefined, name: string, actor: string): Promise<{ authorizationUrl: string } | { authorized: true }> {
+export async function startSignIn(
+  deps: OAuthDeps,
+  server: OAuthServer | undefined,
+  name: string,
+  actor: string,
+): Promise<{ authorizationUrl: string } | { authorized: true }> {
   const target = oauthTarget(server, name);
   const state = randomBytes(32).toString("base64url");
   const provider = new StudioOAuthProvider(deps.store, target, { redirectUrl: redirectUrlFor(deps.baseUrl, name), scope: target.scope, state });
@@ -61,7 +71,8 @@ export async function startSignIn(deps: OAuthDeps, server: OAuthServer | undefin
     throw new OAuthFlowError("provider", `Could not start signing in to MCP server "${name}": ${describe(err)}`);
   }
   if (result === "AUTHORIZED") return { authorized: true };
-  if (!provider.authorizationUrl || !provider.pendingVerifier) throw new OAuthFlowError("provider", `The sign-in to MCP server "${name}" did not produce an authorization URL.`);
+  if (!provider.authorizationUrl || !provider.pendingVerifier)
+    throw new OAuthFlowError("provider", `The sign-in to MCP server "${name}" did not produce an authorization URL.`);
   await deps.store.createFlow(state, { server: name, url: target.url, verifier: provider.pendingVerifier, actor });
   return { authorizationUrl: provider.authorizationUrl.href };
 }
@@ -91,9 +102,19 @@ export async function finishSignIn(deps: OAuthDeps, server: OAuthServer | undefi
     throw new OAuthFlowError("bad_request", `The authorization server refused the sign-in (${code}).`);
   }
   if (!params.code) throw new OAuthFlowError("bad_request", "The sign-in callback has no authorization code.");
-  const provider = new StudioOAuthProvider(deps.store, target, { redirectUrl: redirectUrlFor(deps.baseUrl, name), scope: target.scope, verifier: flow.verifier });
+  const provider = new StudioOAuthProvider(deps.store, target, {
+    redirectUrl: redirectUrlFor(deps.baseUrl, name),
+    scope: target.scope,
+    verifier: flow.verifier,
+  });
   try {
-    await auth(provider, { serverUrl: target.url, scope: target.scope, authorizationCode: params.code, iss: params.iss ?? undefined, fetchFn: guardedFetch(deps, target.url) });
+    await auth(provider, {
+      serverUrl: target.url,
+      scope: target.scope,
+      authorizationCode: params.code,
+      iss: params.iss ?? undefined,
+      fetchFn: guardedFetch(deps, target.url),
+    });
   } catch (err) {
     throw new OAuthFlowError("provider", `Signing in to MCP server "${name}" failed: ${describe(err)}`);
   }

@@ -69,7 +69,10 @@ export class OAuthStore {
   /** Drops what the server no longer accepts (or everything: sign-out); flows in progress too for "all". */
   async forget(server: string, what: "all" | "client" | "tokens" | "discovery"): Promise<void> {
     if (what === "all") {
-      await this.prisma.$transaction([this.prisma.mcpOAuthCredential.deleteMany({ where: { server } }), this.prisma.mcpOAuthFlow.deleteMany({ where: { server } })]);
+      await this.prisma.$transaction([
+        this.prisma.mcpOAuthCredential.deleteMany({ where: { server } }),
+        this.prisma.mcpOAuthFlow.deleteMany({ where: { server } }),
+      ]);
       return;
     }
     const data: Prisma.McpOAuthCredentialUpdateManyMutationInput =

@@ -13,7 +13,8 @@ const MAX_AUTH_PATH = 300;
 
 const handle = async (req: Request) => {
   const { pathname } = new URL(req.url);
-  if (pathname.length > MAX_AUTH_PATH) return errorResponse("not_found", `No sign-in endpoint has a path longer than ${MAX_AUTH_PATH} characters (this one has ${pathname.length}).`);
+  if (pathname.length > MAX_AUTH_PATH)
+    return errorResponse("not_found", `No sign-in endpoint has a path longer than ${MAX_AUTH_PATH} characters (this one has ${pathname.length}).`);
   return (await getStudio()).identity.handle(req);
 };
 

@@ -12,7 +12,13 @@ export const DELETE = guarded<{ id: string }>("/api/tokens/[id]", "DELETE", asyn
   if (!token || (token.userId !== principal.userId && principal.role !== "admin")) throw new HttpError("not_found", `No token with id ${params.id}.`);
   const revoked = await studio.identity.tokens.revoke(token.id);
   if (!token.revokedAt) {
-    await studio.audit.append({ actor: principal.actor, action: "token.revoke", target: token.name, detail: { tokenId: token.id, owner: token.userEmail ?? token.userId }, from: requestOrigin(req) });
+    await studio.audit.append({
+      actor: principal.actor,
+      action: "token.revoke",
+      target: token.name,
+      detail: { tokenId: token.id, owner: token.userEmail ?? token.userId },
+      from: requestOrigin(req),
+    });
   }
   return Response.json({ token: revoked });
 });

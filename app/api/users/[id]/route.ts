@@ -20,11 +20,23 @@ export const PATCH = guarded<{ id: string }>("/api/users/[id]", "PATCH", async (
   const { user, before, changes } = await studio.users.update(params.id, patch);
   const from = requestOrigin(req);
   if (changes.includes("role")) {
-    await studio.audit.append({ actor: principal.actor, action: "user.role", target: user.email, detail: { userId: user.id, from: before.role, to: user.role }, from });
+    await studio.audit.append({
+      actor: principal.actor,
+      action: "user.role",
+      target: user.email,
+      detail: { userId: user.id, from: before.role, to: user.role },
+      from,
+    });
   }
   const other = changes.filter((c) => c !== "role");
   if (other.length) {
-    await studio.audit.append({ actor: principal.actor, action: "user.update", target: user.email, detail: { userId: user.id, changed: other, ...(changes.includes("email") ? { previousEmail: before.email } : {}) }, from });
+    await studio.audit.append({
+      actor: principal.actor,
+      action: "user.update",
+      target: user.email,
+      detail: { userId: user.id, changed: other, ...(changes.includes("email") ? { previousEmail: before.email } : {}) },
+      from,
+    });
   }
   // A new password or a lower role takes effect now: the person's other browsers sign in again.
   if (changes.includes("password") || changes.includes("role")) {
@@ -37,6 +49,12 @@ export const DELETE = guarded<{ id: string }>("/api/users/[id]", "DELETE", async
   const studio = await getStudio();
   const user = await studio.users.remove(params.id);
   // Their sessions and tokens go with them (cascade): say how many tokens stopped working.
-  await studio.audit.append({ actor: principal.actor, action: "user.delete", target: user.email, detail: { userId: user.id, role: user.role, tokensRemoved: user.activeTokens }, from: requestOrigin(req) });
+  await studio.audit.append({
+    actor: principal.actor,
+    action: "user.delete",
+    target: user.email,
+    detail: { userId: user.id, role: user.role, tokensRemoved: user.activeTokens },
+    from: requestOrigin(req),
+  });
   return Response.json({ user });
 });

@@ -18,13 +18,21 @@ export const POST = guarded<{ id: string }>("/api/runs/[id]/cancel", "POST", asy
     case "cancelled":
       return Response.json({ cancelled: true });
     case "requested":
-      return Response.json({ cancelled: false, requested: true, message: `The instance running ${id} was asked to cancel it and has not stored an outcome yet.` }, { status: 202 });
+      return Response.json(
+        { cancelled: false, requested: true, message: `The instance running ${id} was asked to cancel it and has not stored an outcome yet.` },
+        { status: 202 },
+      );
     case "not_found":
       return errorResponse("not_found", `No run with id "${id}".`);
     case "forbidden":
       return errorResponse("forbidden", r.message);
     case "finished":
       // `running` here: no instance can reach it (its outcome is being stored, or its process died and its lease will end it).
-      return errorResponse("conflict", r.status === "running" ? `Run ${id} can no longer be cancelled: it is finishing or its process is gone (its lease will end it).` : `Run ${id} is not in flight (status ${r.status}).`);
+      return errorResponse(
+        "conflict",
+        r.status === "running"
+          ? `Run ${id} can no longer be cancelled: it is finishing or its process is gone (its lease will end it).`
+          : `Run ${id} is not in flight (status ${r.status}).`,
+      );
   }
 });

@@ -25,6 +25,11 @@ const Complete = z.strictObject({
 export const POST = guarded<{ name: string }>("/api/servers/[name]/complete", "POST", async (req, { params }) => {
   const body = await readJson(req, Complete);
   const studio = await getStudio();
-  const result = await completeServerArgument(studio.mcp, params.name, { ref: body.ref, argument: body.argument, context: body.context?.arguments }, req.signal);
+  const result = await completeServerArgument(
+    studio.mcp,
+    params.name,
+    { ref: body.ref, argument: body.argument, context: body.context?.arguments },
+    req.signal,
+  );
   return Response.json(result, { headers: { "cache-control": "no-store" } });
 });

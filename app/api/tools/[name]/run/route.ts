@@ -71,12 +71,16 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/run", "POST", a
     signal: idempotencyKey === undefined ? req.signal : undefined,
   } as const;
 
-  if (body.priority !== undefined && body.mode !== "async") throw inputError([{ path: "/priority", message: 'applies to queued runs only: send "mode": "async" with it' }]);
+  if (body.priority !== undefined && body.mode !== "async")
+    throw inputError([{ path: "/priority", message: 'applies to queued runs only: send "mode": "async" with it' }]);
   if (body.mode === "async") {
     // The caller's request may end now: the queued run must not be cancelled with it.
     const run = await studio.enqueue({ ...base, signal: undefined, priority: body.priority });
     if (run.status !== "queued") return runResponse(run);
-    return Response.json({ run }, { status: 202, headers: { Location: `/api/runs/${run.id}`, ...(run.idempotentReplay ? { "idempotent-replayed": "true" } : {}) } });
+    return Response.json(
+      { run },
+      { status: 202, headers: { Location: `/api/runs/${run.id}`, ...(run.idempotentReplay ? { "idempotent-replayed": "true" } : {}) } },
+    );
   }
 
   if ((req.headers.get("accept") ?? "").includes("application/x-ndjson")) return stream(studio.execute, base);

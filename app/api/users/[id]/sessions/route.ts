@@ -10,6 +10,12 @@ export const DELETE = guarded<{ id: string }>("/api/users/[id]/sessions", "DELET
   const user = await studio.users.get(params.id);
   if (!user) throw new HttpError("not_found", `No user with id ${params.id}.`);
   const count = await studio.users.revokeSessions(user.id);
-  await studio.audit.append({ actor: principal.actor, action: "user.sign-out-everywhere", target: user.email, detail: { userId: user.id, sessions: count }, from: requestOrigin(req) });
+  await studio.audit.append({
+    actor: principal.actor,
+    action: "user.sign-out-everywhere",
+    target: user.email,
+    detail: { userId: user.id, sessions: count },
+    from: requestOrigin(req),
+  });
   return Response.json({ revoked: count });
 });

@@ -8,7 +8,9 @@ export const dynamic = "force-dynamic";
 
 const Get = z.strictObject({
   name: z.string().min(1, "name must not be empty").max(500, "name is longer than 500 characters"),
-  arguments: z.record(z.string().max(200, "an argument name is longer than 200 characters"), z.string().max(100_000, "an argument is longer than 100,000 characters")).optional(),
+  arguments: z
+    .record(z.string().max(200, "an argument name is longer than 200 characters"), z.string().max(100_000, "an argument is longer than 100,000 characters"))
+    .optional(),
 });
 
 /** Gets a prompt of one MCP server with its arguments (prompts/get); audited. */

@@ -13,7 +13,8 @@ export const POST = guarded<{ name: string }>("/api/tools/[name]/inferred-schema
   const studio = await getStudio();
   const tool = await studio.registry.get(params.name);
   if (!tool) return errorResponse("not_found", `No tool named "${params.name}" is registered.`);
-  if (tool.spec.source.kind !== "runtime") return errorResponse("conflict", `"${tool.spec.name}" is not defined in the config: only runtime tools can adopt an outputSchema here.`);
+  if (tool.spec.source.kind !== "runtime")
+    return errorResponse("conflict", `"${tool.spec.name}" is not defined in the config: only runtime tools can adopt an outputSchema here.`);
   const { output } = await studio.shapes.get(tool.spec.name);
   if (!output) return errorResponse("conflict", `No output of "${tool.spec.name}" has been observed yet.`);
   const state = await adoptOutputSchema({ config: studio.config, audit: studio.audit }, tool.spec.name, output.schema, {

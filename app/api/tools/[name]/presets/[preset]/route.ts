@@ -13,7 +13,8 @@ export const PATCH = guarded<{ name: string; preset: string }>("/api/tools/[name
   const body = await readJson(req, Rename);
   const result = await (await getStudio()).presets.rename(name, preset, body.name);
   if (result === "missing") return errorResponse("not_found", `No preset "${preset}" for ${name}.`);
-  if (result === "taken") return errorResponse("conflict", `A preset named "${body.name}" already exists.`, [{ path: "/name", message: "another preset already has this name" }]);
+  if (result === "taken")
+    return errorResponse("conflict", `A preset named "${body.name}" already exists.`, [{ path: "/name", message: "another preset already has this name" }]);
   return Response.json({ preset: result });
 });
 
