@@ -322,6 +322,32 @@ describe("API tokens and the environment tokens", () => {
     expect(await identity.identify(headers({ authorization: "Bearer tst_nottherightone" }))).toMatchObject({ principal: null, problem: "invalid" });
   });
 
+  it("a token and its audit entry commit together: an entry the log refuses leaves no token behind", async () => {
+    const owner = await users.create({ email: "tara@example.com", name: "Tara", role: "runner", password: "tara-password-1" });
+    const entry = (info: { id: string; name: string }) => ({
+      actor: owner.email,
+      action: "token.create" as const,
+      target: info.name,
+      detail: { tokenId: info.id },
+    });
+    const { info } = await identity.tokens.create({ id: owner.id, role: "runner" }, { name: "kept" }, new Date(), { log: audit, entry });
+    const written = await audit.list({ action: "token.create", limit: 200 });
+    expect(written.entries.find((e) => (e.detail as { tokenId?: string }).tokenId === info.id)).toMatchObject({ target: "kept", actor: owner.email });
+    // An entry the log refuses (an action outside its rules) rolls the token back with it.
+    const refused = { log: audit, entry: (i: { name: string }) => ({ actor: owner.email, action: "Not An Action" as AuditAction, target: i.name }) };
+    await expect(identity.tokens.create({ id: owner.id, role: "runner" }, { name: "lost" }, new Date(), refused)).rejects.toThrow();
+    expect((await identity.tokens.list(owner.id)).map((t) => t.name)).toEqual(["kept"]);
+    // The same for a revocation: refused, the token stays live; audited, it is revoked with its entry.
+    await expect(identity.tokens.revoke(info.id, new Date(), refused)).rejects.toThrow();
+    expect((await identity.tokens.get(info.id))?.revokedAt).toBeNull();
+    await identity.tokens.revoke(info.id, new Date(), {
+      log: audit,
+      entry: (i) => ({ actor: owner.email, action: "token.revoke", target: i.name, detail: { tokenId: i.id } }),
+    });
+    expect((await identity.tokens.get(info.id))?.revokedAt).toBeTruthy();
+    expect((await audit.list({ action: "token.revoke", limit: 200 })).entries.some((e) => (e.detail as { tokenId?: string }).tokenId === info.id)).toBe(true);
+  });
+
   it("STUDIO_ADMIN_TOKEN is an admin everywhere; STUDIO_MCP_TOKEN a runner on /api/mcp only; a bad bearer never falls back to the cookie", async () => {
     expect((await identity.identify(headers({ authorization: "Bearer admin-secret-token" }))).principal).toMatchObject({
       via: "admin-token",

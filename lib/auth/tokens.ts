@@ -1,6 +1,7 @@
 import { StudioError } from "../errors/errors";
 import { randomBytes, randomUUID } from "node:crypto";
-import type { PrismaClient } from "../db/generated/client";
+import type { Prisma, PrismaClient } from "../db/generated/client";
+import type { AuditAppend, AuditLog } from "../audit/log";
 import type { CredentialProblem, Principal } from "./principal";
 import { asRole, lowerRole, roleAtLeast, type Role } from "./roles";
 import { sha256Hex } from "./secret-compare";
@@ -101,6 +102,7 @@ export class TokenStore {
     owner: { id: string; role: Role },
     input: { name: string; role?: Role; expiresAt?: Date | null },
     now = new Date(),
+    audited?: Audited,
   ): Promise<{ token: string; info: TokenInfo }> {
     const name = input.name.trim();
     if (!name || name.length > NAME_MAX) throw new TokenInputError("/name", `must be 1 to ${NAME_MAX} characters`);
@@ -108,17 +110,19 @@ export class TokenStore {
     if (!roleAtLeast(owner.role, role)) throw new TokenInputError("/role", `must be no higher than your own role (${owner.role})`);
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new TokenInputError("/expiresAt", "must be in the future");
     const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
-    const row = await this.prisma.apiToken.create({
-      data: {
-        id: randomUUID(),
-        userId: owner.id,
-        name,
-        role,
-        hash: sha256Hex(token),
-        prefix: token.slice(0, TOKEN_PREFIX.length + 6),
-        expiresAt: input.expiresAt ?? null,
-      },
-    });
+    const write = (db: Db) =>
+      db.apiToken.create({
+        data: {
+          id: randomUUID(),
+          userId: owner.id,
+          name,
+          role,
+          hash: sha256Hex(token),
+          prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+          expiresAt: input.expiresAt ?? null,
+        },
+      });
+    const row = await inTransaction(this.prisma, write, audited, (r) => toInfo(r, now));
     return { token, info: toInfo(row, now) };
   }
 
@@ -140,11 +144,12 @@ export class TokenStore {
   }
 
   /** Revokes a token (idempotent); null when there is no such token. */
-  async revoke(id: string, now = new Date()): Promise<TokenInfo | null> {
+  async revoke(id: string, now = new Date(), audited?: Audited): Promise<TokenInfo | null> {
     const existing = await this.get(id);
     if (!existing) return null;
     if (existing.revokedAt) return existing;
-    const row = await this.prisma.apiToken.update({ where: { id }, data: { revokedAt: now }, include: { user: { select: { email: true } } } });
+    const write = (db: Db) => db.apiToken.update({ where: { id }, data: { revokedAt: now }, include: { user: { select: { email: true } } } });
+    const row = await inTransaction(this.prisma, write, audited, (r) => toInfo(r, now));
     await this.forget();
     return toInfo(row, now);
   }
@@ -213,4 +218,21 @@ interface VerifyRow {
   userEmail: string;
   userName: string;
   userRole: string;
+}
+
+/** The audit entry of a token change, written in the change's own transaction (both commit, or neither). */
+export interface Audited {
+  log: AuditLog;
+  entry(info: TokenInfo): AuditAppend;
+}
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+function inTransaction<R>(prisma: PrismaClient, write: (db: Db) => Promise<R>, audited: Audited | undefined, info: (row: R) => TokenInfo): Promise<R> {
+  return audited
+    ? audited.log.appendWith(
+        (tx) => write(tx),
+        (row) => audited.entry(info(row)),
+      )
+    : write(prisma);
 }

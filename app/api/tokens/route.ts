@@ -27,16 +27,23 @@ export const POST = guarded("/api/tokens", "POST", async (req, { principal }) =>
   if (!principal.userId) throw new HttpError("bad_request", "Tokens belong to a person: sign in as one (the environment tokens cannot create tokens).");
   const body = await readJson(req, CreateBody);
   const studio = await getStudio();
+  const userId = principal.userId;
+  const from = requestOrigin(req);
+  // The token and its "token.create" entry commit together, or neither does.
   const { token, info } = await studio.identity.tokens.create(
-    { id: principal.userId, role: principal.role },
+    { id: userId, role: principal.role },
     { name: body.name, role: body.role, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null },
+    new Date(),
+    {
+      log: studio.audit,
+      entry: (t) => ({
+        actor: principal.actor,
+        action: "token.create",
+        target: t.name,
+        detail: { tokenId: t.id, role: t.role, expiresAt: t.expiresAt, userId },
+        from,
+      }),
+    },
   );
-  await studio.audit.append({
-    actor: principal.actor,
-    action: "token.create",
-    target: info.name,
-    detail: { tokenId: info.id, role: info.role, expiresAt: info.expiresAt, userId: principal.userId },
-    from: requestOrigin(req),
-  });
   return Response.json({ token, info }, { status: 201, headers: { "cache-control": "no-store" } });
 });

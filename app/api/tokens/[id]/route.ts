@@ -10,15 +10,17 @@ export const DELETE = guarded<{ id: string }>("/api/tokens/[id]", "DELETE", asyn
   const token = await studio.identity.tokens.get(params.id);
   // Someone else's token is "not found" to a non-admin: ids of others' tokens are not theirs to probe.
   if (!token || (token.userId !== principal.userId && principal.role !== "admin")) throw new HttpError("not_found", `No token with id ${params.id}.`);
-  const revoked = await studio.identity.tokens.revoke(token.id);
-  if (!token.revokedAt) {
-    await studio.audit.append({
+  // A revocation and its "token.revoke" entry commit together; revoking a revoked token changes nothing and writes none.
+  const from = requestOrigin(req);
+  const revoked = await studio.identity.tokens.revoke(token.id, new Date(), {
+    log: studio.audit,
+    entry: () => ({
       actor: principal.actor,
       action: "token.revoke",
       target: token.name,
       detail: { tokenId: token.id, owner: token.userEmail ?? token.userId },
-      from: requestOrigin(req),
-    });
-  }
+      from,
+    }),
+  });
   return Response.json({ token: revoked });
 });
