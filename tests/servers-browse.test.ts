@@ -102,6 +102,10 @@ describe("listServerPrompts and getServerPrompt", () => {
       status: 404,
       message: expect.stringContaining("did not declare the prompts capability"),
     });
+    expect(await failure(getServerPrompt({ mcp, audit }, "plain", "x", {}, who))).toMatchObject({
+      status: 404,
+      message: 'MCP server "plain" offers no prompts (it did not declare the prompts capability).',
+    });
   });
 
   it("gets a prompt with arguments and audits who got which prompt, without the values", async () => {
