@@ -1,5 +1,6 @@
 // Browsing an MCP server's resources, templates and prompts: the example server (stdio, with the
 // conformance fixtures) started by the test, a real audit chain on PostgreSQL. No mocks.
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog } from "@/lib/audit";
 import { McpDirectory } from "@/lib/mcp/directory";
@@ -8,11 +9,12 @@ import { completeServerArgument, getServerPrompt, listServerPrompts, listServerR
 import { ResourceFollows, type ResourceUpdate } from "@/lib/servers/follow";
 import { readServerResource } from "@/lib/servers/resources";
 import { httpFailure } from "@/tests/helpers/http-error";
-import { EXAMPLE_SERVER, eventually, everythingServerPath } from "@/tests/helpers/mcp";
+import { EXAMPLE_SERVER, eventually, everythingServerPath, REPO_ROOT } from "@/tests/helpers/mcp";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
 let db: TestDatabase;
 let audit: AuditLog;
+const MALFORMED_SERVER = path.join(REPO_ROOT, "tests/fixtures/malformed-lists-server.mjs");
 const mcp = new McpManager({ backoff: { initialMs: 60_000, maxMs: 60_000 } });
 const who = { actor: "ana@example.com", userId: "u-ana", from: "local" };
 
@@ -25,6 +27,7 @@ beforeAll(async () => {
     { name: "conf", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER, "--conformance"], env: {}, enabled: true },
     { name: "plain", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: true },
     { name: "broken", transport: "stdio", command: process.execPath, args: ["-e", "process.exit(3)"], env: {}, enabled: true },
+    { name: "malformed", transport: "stdio", command: process.execPath, args: [MALFORMED_SERVER], env: {}, enabled: true },
     { name: "off", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: false },
     { name: "everything", transport: "stdio", command: process.execPath, args: [everythingServerPath(), "stdio"], env: {}, enabled: true },
   ]);
@@ -32,6 +35,7 @@ beforeAll(async () => {
   await mcp.connection("conf")!.waitFor((s) => s.state === "connected", 20_000);
   await mcp.connection("plain")!.waitFor((s) => s.state === "connected", 20_000);
   await mcp.connection("broken")!.waitFor((s) => s.state === "failed", 20_000);
+  await mcp.connection("malformed")!.waitFor((s) => s.state === "connected", 20_000);
 }, 60_000);
 afterAll(async () => {
   await mcp.close();
@@ -94,6 +98,18 @@ describe("listServerPrompts and getServerPrompt", () => {
         { name: "arg1", description: "First test argument", required: true },
         { name: "arg2", description: "Second test argument", required: true },
       ],
+    });
+  });
+
+  it("keeps a server's well-formed list entries and counts the rest as dropped, and refuses a malformed completion", async () => {
+    const r = await listServerResources(mcp, "malformed");
+    expect(r).toMatchObject({ resources: [{ uri: "good://one", name: "one" }], templates: [{ uriTemplate: "good://{id}", name: "by id" }], dropped: 5 });
+    expect(await listServerPrompts(mcp, "malformed")).toMatchObject({ prompts: [{ name: "fine" }], dropped: 2 });
+    expect(
+      await failure(completeServerArgument(mcp, "malformed", { ref: { type: "ref/prompt" as const, name: "fine" }, argument: { name: "a", value: "" } })),
+    ).toMatchObject({
+      status: 502,
+      message: 'MCP server "malformed" returned a malformed completion/complete result (no completion.values array).',
     });
   });
 
