@@ -36,12 +36,15 @@ export class ToolError extends StudioError {
   declare readonly kind: ErrorKind;
   /** Operator-only: stored with the run, never sent to other callers. */
   readonly detail?: string;
-  readonly fields?: FieldError[];
 
   constructor(kind: ErrorKind, message: string, opts: { detail?: string; fields?: FieldError[]; cause?: unknown } = {}) {
     super(kind, message, { details: opts.fields, cause: opts.cause });
     this.detail = opts.detail;
-    this.fields = opts.fields;
+  }
+
+  /** The field errors under the name a run's error uses (`StudioError.details`). */
+  get fields(): FieldError[] | undefined {
+    return this.details;
   }
 }
 
