@@ -31,8 +31,13 @@ let studio: StudioProcess | undefined;
 test.beforeAll(async () => {
   pg = await startPrivatePg();
 });
-test.afterAll(async () => {
+// Each test starts its own studio: one a failed test left running is killed here, before the next
+// test starts another (a detached studio outlives the test process).
+test.afterEach(async () => {
   await studio?.kill();
+  studio = undefined;
+});
+test.afterAll(async () => {
   pg?.destroy();
 });
 
@@ -249,6 +254,8 @@ test("the studio killed under load: every acknowledged run is stored, and its ru
   expect(await unaudited(dbUrl), "runs (interrupted ones included) without their audit entry").toBe(0);
   const verify = await fetch(`${studio.url}/api/audit/verify`, { headers: { authorization: `Bearer ${studio.adminToken}` } });
   expect(await verify.json()).toMatchObject({ ok: true });
+  await studio.stop();
+  studio = undefined;
 });
 
 test("clients retrying with an Idempotency-Key through a database outage: each key runs its tool exactly once", async () => {

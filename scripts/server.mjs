@@ -26,6 +26,15 @@ import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 
+// A log reader that went away (a supervisor that died, a test runner killed, `| head`) must not
+// spin the server: Next logs every uncaught error to stderr, and a write to a closed pipe is one
+// more, so an unheard EPIPE looped at a core's full speed. Logs that nobody can read are dropped.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
+
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const require = createRequire(path.join(root, "package.json"));
 const hostname = process.env.STUDIO_HOST || "127.0.0.1";

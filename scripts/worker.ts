@@ -9,6 +9,15 @@ import { closeDb } from "../lib/db/client";
 import { instanceId } from "../lib/runs/leases";
 import { getStudio } from "../lib/studio/studio";
 
+// A log reader that went away (a supervisor that died, a test runner killed, `| head`) must not
+// spin the server: Next logs every uncaught error to stderr, and a write to a closed pipe is one
+// more, so an unheard EPIPE looped at a core's full speed. Logs that nobody can read are dropped.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
+
 if (!process.env.DATABASE_URL) {
   console.error(
     "npm run worker needs DATABASE_URL (PostgreSQL). On the embedded database (PGlite) the studio process is the only one that can open it, and it runs queued runs itself.",
