@@ -1,52 +1,25 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Studio } from "@/lib/studio/studio";
-import { createTestDatabase, type TestDatabase } from "./helpers/db";
-import { setEnv } from "./helpers/env";
+import { bootStudio, type Handler, type InProcessStudio } from "./helpers/studio-in-process";
 
 // Queued runs through the real route handlers and the studio as it boots (its own worker, on a
 // PostgreSQL database): 202, the worker's outcome, cancel while queued; and who takes queued runs.
-let db: TestDatabase;
-let dir: string;
+let booted: InProcessStudio;
 let studio: Studio;
-type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 let RUN: Handler<{ name: string }>;
 let CANCEL: Handler<{ id: string }>;
-let restoreEnv: (() => void) | undefined;
-const ADMIN_TOKEN = "studio-queue-test-admin-token";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-queue-"));
-  fs.copyFileSync("config/studio.example.jsonc", path.join(dir, "studio.jsonc"));
-  restoreEnv = setEnv({ DATABASE_URL: db.url, STUDIO_CONFIG: path.join(dir, "studio.jsonc"), STUDIO_ADMIN_TOKEN: ADMIN_TOKEN, STUDIO_WORKER_CONCURRENCY: "1" });
-  studio = await (await import("@/lib/studio/studio")).getStudio();
+  booted = await bootStudio("studio-queue", { STUDIO_WORKER_CONCURRENCY: "1" });
+  studio = booted.studio;
   ({ POST: RUN } = await import("@/app/api/tools/[name]/run/route"));
   ({ POST: CANCEL } = await import("@/app/api/runs/[id]/cancel/route"));
 });
 
-afterAll(async () => {
-  await studio?.queue.stop(5000);
-  await studio?.mcp.close();
-  await studio?.notifier?.close();
-  await (await import("@/lib/db/client")).closeDb();
-  restoreEnv?.();
-  await db?.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => booted?.close());
 
-const post = <P>(handler: Handler<P>, url: string, params: P, body?: object) =>
-  handler(
-    new Request(`http://127.0.0.1${url}`, {
-      method: "POST",
-      headers: { host: "127.0.0.1:3000", authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: body ? JSON.stringify(body) : undefined,
-    }),
-    { params: Promise.resolve(params) },
-  );
+const post = <P>(handler: Handler<P>, url: string, params: P, body?: object) => booted.call(handler, url, params, { method: "POST", body });
 
 async function settle(id: string): Promise<string> {
   for (let i = 0; i < 300; i++) {

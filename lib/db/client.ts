@@ -46,7 +46,14 @@ export async function createPrisma(opts: CreatePrismaOptions = {}): Promise<Db> 
     const t = opts.timeouts ?? dbTimeouts();
     // query_timeout bounds the wait here; statement_timeout makes the server stop the work too.
     // One pool for Prisma and the plain statements of lib/db/sql.ts; the adapter ends it on $disconnect.
-    const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs, statement_timeout: t.queryMs });
+    // Pipelined: a transaction of lib/db/sql.ts sends BEGIN and COMMIT with its statements (bound parameters, no extra round trip).
+    const pool = new pg.Pool({
+      connectionString: url,
+      connectionTimeoutMillis: t.connectMs,
+      query_timeout: t.queryMs,
+      statement_timeout: t.queryMs,
+      pipeline: true,
+    });
     // An idle connection that breaks (the server restarted) is dropped by the pool; unheard, the event would end the process.
     pool.on("error", (err) => console.warn(`[tool-studio] idle database connection lost: ${err.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });

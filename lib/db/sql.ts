@@ -55,51 +55,27 @@ const AFTER_LAST = "a statement after the transaction's last one (commitWith)";
 const TWICE = "commitWith called twice in one transaction";
 
 /**
- * A parameter as an SQL literal: pg sends several statements in one round trip only as a simple
- * query, which has no parameters. Values as the statements of this file's callers pass them:
- * text (JSON as text), numbers, booleans, null.
- */
-function literal(v: unknown): string {
-  if (v === null || v === undefined) return "NULL";
-  // Refused as PostgreSQL refuses it in a parameter (it would end the query text here).
-  if (typeof v === "string" && v.includes("\u0000")) throw new RangeError("a text parameter contains U+0000 (NUL), which PostgreSQL cannot store");
-  // pg's: quotes doubled; backslashes doubled in an E'' string when there are any.
-  if (typeof v === "string") return pg.escapeLiteral(v);
-  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
-  if (typeof v === "bigint" || (typeof v === "number" && Number.isFinite(v))) return String(v);
-  if (v instanceof Date) return pg.escapeLiteral(v.toISOString());
-  throw new TypeError(`an SQL parameter of type ${typeof v} cannot be sent as a literal`);
-}
-
-/**
- * `text` with $1..$n replaced by the parameters as literals. Only for this module's callers'
- * statements (lib/runs/store.ts, lib/audit/log.ts), which never have `$` in a quoted string.
- */
-export function inlineParams(text: string, params: readonly unknown[] = []): string {
-  return text.replace(/\$(\d+)/g, (_, n: string) => {
-    const i = Number(n) - 1;
-    if (i >= params.length) throw new RangeError(`the statement names $${n} but has ${params.length} parameters`);
-    return literal(params[i]);
-  });
-}
-
-/** The result of a multi-statement simple query is one per statement: the last is the one wanted. */
-function lastResult(r: pg.QueryResult | pg.QueryResult[]): pg.QueryResult {
-  return Array.isArray(r) ? r[r.length - 1]! : r;
-}
-
-/**
- * A pg transaction in fewer round trips: BEGIN goes with the first statement and COMMIT with the
- * last (commitWith), each pair as one simple query with the parameters inlined. A run's final
- * write (its UPDATE, the audit lock and head, the entry's INSERT) is then 3 round trips, not 6.
+ * A pg transaction in fewer round trips, every value a bound parameter: the pool's connections
+ * pipeline (node-postgres `pipeline: true`, lib/db/client.ts), so BEGIN is sent with the first
+ * statement and COMMIT with the last (commitWith) without waiting in between. A run's final write
+ * (its UPDATE, the audit lock and head, the entry's INSERT) is then 3 round trips, not 6.
  */
 function pgTxClient(client: pg.PoolClient): TxClient & { state: "new" | "open" | "committed" } {
+  /** `text` sent with BEGIN before it and/or COMMIT after it, none waiting for another; its own answer returned. */
+  const pipelined = async (text: string, params: readonly unknown[] | undefined, around: { begin: boolean; commit: boolean }) => {
+    // If BEGIN fails, the connection failed: nothing sent after it ran.
+    const begin = around.begin ? client.query(BEGIN) : null;
+    const statement = client.query(text, params as unknown[] | undefined);
+    // A statement that failed aborted the transaction: the COMMIT behind it then rolls it back.
+    const commit = around.commit ? client.query("COMMIT") : null;
+    const [, result] = await Promise.all([begin, statement, commit]);
+    return result;
+  };
   const send = async (text: string, params?: readonly unknown[]) => {
     if (tx.state === "committed") throw new Error(AFTER_LAST);
     if (tx.state === "open") return client.query(text, params as unknown[] | undefined);
-    const inlined = inlineParams(text, params);
     tx.state = "open";
-    return lastResult(await client.query(`${BEGIN}; ${inlined}`));
+    return pipelined(text, params, { begin: true, commit: false });
   };
   const tx = {
     state: "new" as "new" | "open" | "committed",
@@ -111,16 +87,15 @@ function pgTxClient(client: pg.PoolClient): TxClient & { state: "new" | "open" |
     },
     async commitWith(text: string, params?: readonly unknown[]) {
       if (tx.state === "committed") throw new Error(TWICE);
-      const sent = `${tx.state === "new" ? `${BEGIN}; ` : ""}${inlineParams(text, params)}; COMMIT`;
+      const begin = tx.state === "new";
       tx.state = "committed";
-      const r = await client.query(sent);
-      // [BEGIN?, the statement, COMMIT]: the statement's count.
-      return (Array.isArray(r) ? r[r.length - 2]! : r).rowCount ?? 0;
+      return (await pipelined(text, params, { begin, commit: true })).rowCount ?? 0;
     },
   };
   return tx;
 }
 
+/** `pool`: made with `pipeline: true` (else a transaction costs a round trip per statement, as before pipelining). */
 export function pgSql(pool: pg.Pool): Sql {
   return {
     ...onPgClient(pool),

@@ -1,29 +1,9 @@
+import { CSV_COLUMNS } from "./columns";
 import type { RunFilter } from "./query";
 import type { RunStore } from "./store";
 import type { Run } from "./types";
 
 export type ExportFormat = "ndjson" | "csv";
-
-const CSV_COLUMNS = [
-  "id",
-  "tool",
-  "source",
-  "status",
-  "error_kind",
-  "error_message",
-  "duration_ms",
-  "started_at",
-  "finished_at",
-  "origin",
-  "actor",
-  "agent",
-  "client_name",
-  "replay_of",
-  "output_valid",
-  "arguments",
-  "structured_content",
-  "content",
-] as const;
 
 /**
  * What a spreadsheet would read as a formula (OWASP "CSV Injection"): a cell whose first visible
@@ -52,28 +32,9 @@ export function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One run as a CSV line, its columns as lib/runs/columns.ts describes them. */
 function csvRow(r: Run): string {
-  const values = [
-    r.id,
-    r.tool,
-    r.source,
-    r.status,
-    r.error?.kind,
-    r.error?.message,
-    r.durationMs,
-    r.startedAt,
-    r.finishedAt,
-    r.origin,
-    r.actor,
-    r.agent,
-    r.clientName,
-    r.replayOf,
-    r.outputValid,
-    r.arguments,
-    r.output?.structuredContent,
-    r.output?.content,
-  ];
-  return values.map(csvCell).join(",") + "\r\n";
+  return CSV_COLUMNS.map((c) => csvCell(c.of(r))).join(",") + "\r\n";
 }
 
 /**
@@ -87,7 +48,7 @@ export function exportRuns(runs: RunStore, filter: RunFilter, format: ExportForm
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (!started && format === "csv") controller.enqueue(encoder.encode(CSV_COLUMNS.join(",") + "\r\n"));
+      if (!started && format === "csv") controller.enqueue(encoder.encode(CSV_COLUMNS.map((c) => c.header).join(",") + "\r\n"));
       started = true;
       const page = await runs.list({ ...filter, cursor, limit: 200 });
       const text = page.runs.map((r) => (format === "csv" ? csvRow(r) : JSON.stringify(r) + "\n")).join("");

@@ -3,9 +3,24 @@ import { Prisma, type PrismaClient } from "../db/generated/client";
 import { isDatabaseUnavailable } from "../db/faults";
 import { encodeKeyset, decodeKeyset } from "../http/cursor";
 import { prismaClientSql, prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
-import type { ContentBlock } from "../tools/output";
-import { isFieldErrors, type ErrorKind, type FieldError } from "../tools/errors";
-import type { Run, RunOrigin, RunStatus } from "./types";
+import type { Run } from "./types";
+import {
+  fromRaw,
+  insertRuns,
+  merged,
+  outcomeValues,
+  RUN_SELECT,
+  selectRun,
+  startOf,
+  startValues,
+  toRun,
+  unstoredRun,
+  updateRun,
+  type RunListRow,
+  type RunOutcome,
+  type RunStart,
+  type RunValues,
+} from "./columns";
 import { whereSql, type RunFilter } from "./query";
 import { searchIds } from "./search";
 import { runStats, type ToolStats } from "./stats";
@@ -15,77 +30,8 @@ import type { ConcurrencyLimit, QueuedTool } from "../queue/policy";
 
 export type { RunFilter };
 
-type RunRow = Prisma.RunGetPayload<object>;
-/** A run as the history reads it: every column but the search text. */
-type RunListRow = Omit<RunRow, "searchText">;
-
-/**
- * The SQL of each RunListRow field, so a raw query returns rows of that shape. Typed as a record
- * of every field: a column added to the Run model does not compile until it is listed here.
- */
-const RUN_FIELDS: Record<keyof RunListRow, string> = {
-  id: "id",
-  toolName: "tool_name",
-  toolSource: "tool_source",
-  toolSpecHash: "tool_spec_hash",
-  arguments: "arguments",
-  status: "status::text",
-  errorKind: "error_kind::text",
-  errorMessage: "error_message",
-  errorDetail: "error_detail",
-  errorFields: "error_fields",
-  content: "content",
-  structuredContent: "structured_content",
-  outputValid: "output_valid",
-  outputErrors: "output_errors",
-  timeoutMs: "timeout_ms",
-  durationMs: "duration_ms",
-  startedAt: "started_at",
-  finishedAt: "finished_at",
-  actor: "actor",
-  agent: "agent",
-  origin: "origin::text",
-  clientName: "client_name",
-  actorId: "actor_id",
-  tokenId: "token_id",
-  replayOfId: "replay_of_id",
-  owner: "owner",
-  leaseUntil: "lease_until",
-  shapeCounted: "shape_counted",
-  queuedAt: "queued_at",
-  priority: "priority",
-  progress: "progress",
-  retryOfId: "retry_of_id",
-  attempt: "attempt",
-  idempotencyKey: "idempotency_key",
-};
-const RUN_COLUMNS = Prisma.raw(
-  Object.entries(RUN_FIELDS)
-    .map(([field, sql]) => `${sql} AS "${field}"`)
-    .join(", "),
-);
-
-export interface RunStart {
-  id: string;
-  toolName: string;
-  toolSource: string;
-  toolSpecHash: string;
-  arguments: unknown;
-  timeoutMs?: number;
-  startedAt: Date;
-  actor: string;
-  actorId?: string | null;
-  tokenId?: string | null;
-  agent?: string;
-  origin: RunOrigin;
-  clientName?: string;
-  replayOf?: string;
-  /** A retry made by the queue policy: the run it repeats, and its attempt (2, 3...). */
-  retryOf?: string;
-  attempt?: number;
-  /** The caller's Idempotency-Key (lib/execution/idempotency.ts): unique per actor. */
-  idempotencyKey?: string;
-}
+export type { RunStart, RunOutcome };
+export { unstoredRun, toRun };
 
 /** A queued run a worker took: what to run, with its place in the queue. */
 export interface ClaimedRun {
@@ -97,26 +43,10 @@ export interface ClaimedRun {
 /** Written in the transaction of a run's final state (e.g. the retry the queue policy asks for). */
 export type InFinalTransaction = (tx: Prisma.TransactionClient) => Promise<void>;
 
-export interface RunOutcome {
-  status: Exclude<RunStatus, "running" | "queued">;
-  finishedAt: Date;
-  content?: ContentBlock[];
-  structuredContent?: unknown;
-  /** The tool's result `_meta`: not stored, handed back on the run returned to the caller (see executeTool). */
-  resultMeta?: Record<string, unknown>;
-  outputValid?: boolean | null;
-  outputErrors?: FieldError[] | null;
-  error?: { kind: ErrorKind; message: string; detail?: string; fields?: FieldError[] };
-  /** The tool was never called: the run gives its Idempotency-Key up, so the caller's retry runs it. */
-  freeKey?: boolean;
-}
-
 export interface RunPage extends RunFilter {
   limit?: number;
   cursor?: string;
 }
-
-const nullableJson = (v: unknown) => (v === undefined || v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
 /** A UUID as PostgreSQL reads one (a 36-character string of dashes is not). */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -181,28 +111,6 @@ export class RunStore {
     return toRun(await write(this.sql));
   }
 
-  private startData(r: RunStart) {
-    return {
-      id: r.id,
-      toolName: r.toolName,
-      toolSource: r.toolSource,
-      toolSpecHash: r.toolSpecHash,
-      arguments: nullableJson(r.arguments) as Prisma.InputJsonValue,
-      timeoutMs: r.timeoutMs ?? null,
-      startedAt: r.startedAt,
-      actor: r.actor,
-      actorId: r.actorId ?? null,
-      tokenId: r.tokenId ?? null,
-      agent: r.agent ?? null,
-      origin: r.origin,
-      clientName: r.clientName ?? null,
-      replayOfId: r.replayOf ?? null,
-      retryOfId: r.retryOf ?? null,
-      attempt: r.attempt ?? null,
-      idempotencyKey: r.idempotencyKey ?? null,
-    };
-  }
-
   /**
    * Records a run as started (status running, leased to this process) before the tool is called.
    * Committed asynchronously (synchronous_commit off for that one transaction): the run's final
@@ -213,24 +121,26 @@ export class RunStore {
    */
   async start(r: RunStart): Promise<void> {
     const lease = this.opts.lease;
-    const [cols, params] = startColumns(r);
-    cols.push("status", "owner", "lease_until");
-    params.push("running", lease?.owner ?? null, lease ? new Date(Date.now() + lease.ms).toISOString() : null);
+    const values = startValues(r);
+    values.set("status", "running");
+    values.set("owner", lease?.owner ?? null);
+    values.set("lease_until", lease ? new Date(Date.now() + lease.ms) : null);
     // A run with an Idempotency-Key is flushed before its tool is called: a database crash must
     // not forget the key of a tool that ran, or the client's retry would run it again.
     if (r.idempotencyKey) {
-      await this.sql.exec(`INSERT INTO runs (${cols.join(", ")}) VALUES (${placeholders(cols)})`, params);
+      const { text, params } = insertRuns([values], { returning: "" });
+      await this.sql.exec(text, params);
       return;
     }
     return new Promise<void>((resolve, reject) => {
-      this.starting.push({ cols, params, resolve, reject });
+      this.starting.push({ values, resolve, reject });
       // Starts made together (concurrent requests) share one INSERT and one commit.
       if (this.starting.length === 1) queueMicrotask(() => this.writeStarts());
     });
   }
 
   /** Starts waiting for their INSERT (see start). */
-  private starting: { cols: string[]; params: unknown[]; resolve(): void; reject(err: unknown): void }[] = [];
+  private starting: { values: RunValues; resolve(): void; reject(err: unknown): void }[] = [];
 
   /**
    * Writes every start queued so far as one multi-row INSERT; a batch that fails is written row
@@ -240,12 +150,11 @@ export class RunStore {
     const batch = this.starting.splice(0, 500);
     if (this.starting.length) queueMicrotask(() => this.writeStarts());
     const insert = (rows: typeof batch) => {
-      const cols = rows[0]!.cols;
-      const values = rows.map((_, i) => `(${placeholders(cols, i * cols.length)})`).join(", ");
-      return this.sql.exec(
-        `INSERT INTO runs (${cols.join(", ")}) VALUES ${values} RETURNING ${ASYNC_COMMIT}`,
-        rows.flatMap((x) => x.params),
+      const { text, params } = insertRuns(
+        rows.map((x) => x.values),
+        { returning: `RETURNING ${ASYNC_COMMIT}` },
       );
+      return this.sql.exec(text, params);
     };
     insert(batch)
       .then(
@@ -269,9 +178,14 @@ export class RunStore {
 
   /** enqueue, inside a transaction the caller holds (a retry is queued with its failed run's final state). */
   async enqueueIn(tx: Prisma.TransactionClient, r: RunStart, priority: number, send: (tx: Prisma.TransactionClient) => Promise<void>): Promise<Run> {
-    const row = await tx.run.create({ data: { ...this.startData(r), status: "queued", queuedAt: r.startedAt, priority } });
+    const values = startValues(r);
+    values.set("status", "queued");
+    values.set("queued_at", r.startedAt);
+    values.set("priority", priority);
+    const { text, params } = insertRuns([values]);
+    const [row] = await prismaSql(tx).query<RunListRow>(text, params);
     await send(tx);
-    return toRun(row);
+    return toRun(fromRaw(row!));
   }
 
   /**
@@ -305,32 +219,19 @@ export class RunStore {
   private async claimIn(db: Prisma.TransactionClient | PrismaClient, id: string): Promise<ClaimedRun | null> {
     const lease = this.opts.lease;
     const now = new Date();
-    const r = await db.run.updateManyAndReturn({
-      where: { id, status: "queued" },
-      data: { status: "running", startedAt: now, ...(lease ? { owner: lease.owner, leaseUntil: new Date(now.getTime() + lease.ms) } : {}) },
-    });
-    const row = r[0];
-    if (!row) return null;
-    const start: RunStart = {
-      id: row.id,
-      toolName: row.toolName,
-      toolSource: row.toolSource,
-      toolSpecHash: row.toolSpecHash,
-      arguments: row.arguments,
-      timeoutMs: row.timeoutMs ?? undefined,
-      startedAt: row.startedAt,
-      actor: row.actor,
-      actorId: row.actorId,
-      tokenId: row.tokenId,
-      agent: row.agent ?? undefined,
-      origin: row.origin,
-      clientName: row.clientName ?? undefined,
-      replayOf: row.replayOfId ?? undefined,
-      retryOf: row.retryOfId ?? undefined,
-      attempt: row.attempt ?? undefined,
-      idempotencyKey: row.idempotencyKey ?? undefined,
-    };
-    return { start, priority: row.priority ?? 0, attempt: row.attempt ?? 1 };
+    const set: RunValues = new Map<string, unknown>([
+      ["status", "running"],
+      ["started_at", now],
+    ]);
+    if (lease) {
+      set.set("owner", lease.owner);
+      set.set("lease_until", new Date(now.getTime() + lease.ms));
+    }
+    const { text, params } = updateRun(id, set, "status = 'queued'");
+    const [raw] = await prismaSql(db).query<RunListRow>(text, params);
+    if (!raw) return null;
+    const row = fromRaw(raw);
+    return { start: startOf(row), priority: row.priority ?? 0, attempt: row.attempt ?? 1 };
   }
 
   /** Ends a run that is still queued (cancelled before any worker took it), with its audit entry. Null when it is not queued. */
@@ -354,15 +255,17 @@ export class RunStore {
       ...(p.total !== undefined ? { total: p.total } : {}),
       ...(p.message !== undefined ? { message: p.message.slice(0, 500) } : {}),
     };
-    await this.prisma.run.updateMany({ where: { id, status: "running" }, data: { progress: value } });
+    await this.sql.exec(`UPDATE runs SET progress = $2::jsonb WHERE id = $1::uuid AND status = 'running'`, [id, JSON.stringify(value)]);
   }
 
   /** Extends the leases of these runs (the ones this process is running or still storing). */
   async renewLeases(ids: readonly string[]): Promise<number> {
     const lease = this.opts.lease;
     if (!lease || !ids.length) return 0;
-    const r = await this.prisma.run.updateMany({ where: { id: { in: [...ids] }, status: "running" }, data: { leaseUntil: new Date(Date.now() + lease.ms) } });
-    return r.count;
+    return this.sql.exec(`UPDATE runs SET lease_until = $2::timestamptz WHERE id = ANY($1::uuid[]) AND status = 'running'`, [
+      [...ids],
+      new Date(Date.now() + lease.ms).toISOString(),
+    ]);
   }
 
   /**
@@ -407,13 +310,12 @@ export class RunStore {
 
   /** The run an actor's Idempotency-Key names, if any (whatever its age: the caller decides what is still honoured). */
   async byIdempotencyKey(actor: string, key: string): Promise<Run | null> {
-    const row = await this.prisma.run.findUnique({ where: { actor_idempotencyKey: { actor, idempotencyKey: key } } });
-    return row ? toRun(row) : null;
+    return this.one(selectRun("actor = $1 AND idempotency_key = $2", [actor, key]));
   }
 
   /** Frees a key whose run is past the time keys are honoured, so the caller can use it again. */
   async releaseIdempotencyKey(id: string): Promise<void> {
-    await this.prisma.run.updateMany({ where: { id }, data: { idempotencyKey: null } });
+    await this.sql.exec(`UPDATE runs SET idempotency_key = NULL WHERE id = $1::uuid`, [id]);
   }
 
   /** A run that never started (e.g. invalid arguments): one write with its final state. */
@@ -423,8 +325,12 @@ export class RunStore {
 
   async get(id: string): Promise<Run | null> {
     if (!UUID_RE.test(id)) return null;
-    const row = await this.prisma.run.findUnique({ where: { id } });
-    return row ? toRun(row) : null;
+    return this.one(selectRun("id = $1::uuid", [id]));
+  }
+
+  private async one(s: { text: string; params: unknown[] }): Promise<Run | null> {
+    const [row] = await this.sql.query<RunListRow>(s.text, s.params);
+    return row ? toRun(fromRaw(row)) : null;
   }
 
   /** Operator view of a run, with the detail that callers never see. */
@@ -445,11 +351,11 @@ export class RunStore {
       const ids = await searchIds(this.prisma, { ...f, q: f.q }, cursor, limit + 1);
       hits = ids.length
         ? await this.prisma.$queryRaw<RunListRow[]>`
-            SELECT ${RUN_COLUMNS} FROM runs WHERE id = ANY(${ids}::uuid[]) ORDER BY started_at DESC, id DESC`
+            SELECT ${Prisma.raw(RUN_SELECT)} FROM runs WHERE id = ANY(${ids}::uuid[]) ORDER BY started_at DESC, id DESC`
         : [];
     } else {
       hits = await this.prisma.$queryRaw<RunListRow[]>`
-        SELECT ${RUN_COLUMNS} FROM runs ${whereSql(f, cursor)} ORDER BY started_at DESC, id DESC LIMIT ${limit + 1}`;
+        SELECT ${Prisma.raw(RUN_SELECT)} FROM runs ${whereSql(f, cursor)} ORDER BY started_at DESC, id DESC LIMIT ${limit + 1}`;
     }
     const page = hits.slice(0, limit);
     const nextCursor = hits.length > limit && page.length ? encodeCursor(page[page.length - 1]!) : null;
@@ -501,16 +407,19 @@ export class RunStore {
   /** `leaseEnded`: only runs whose lease ended before that instant (or that have none). */
   private async interrupt(ids: string[], still: { leaseEnded?: Date }): Promise<number> {
     const finishedAt = new Date();
-    const data = { status: "interrupted" as const, errorKind: "other" as const, errorMessage: "The studio stopped before this run finished.", finishedAt };
     const marked = await Promise.all(
       // Only a run still in that state is changed: its process may have finished or renewed it meanwhile.
       ids.map((id) =>
         this.final(async (sql) => {
-          const [row] = await sql.query<RawRun>(
-            `UPDATE runs SET status = 'interrupted', error_kind = 'other', error_message = $2, finished_at = $3::timestamptz
-             WHERE id = $1::uuid AND status = 'running'${still.leaseEnded ? " AND (lease_until IS NULL OR lease_until < $4::timestamptz)" : ""} ${RETURNING}`,
-            [id, data.errorMessage, finishedAt.toISOString(), ...(still.leaseEnded ? [still.leaseEnded.toISOString()] : [])],
-          );
+          const set: RunValues = new Map<string, unknown>([
+            ["status", "interrupted"],
+            ["error_kind", "other"],
+            ["error_message", INTERRUPTED],
+            ["finished_at", finishedAt],
+          ]);
+          const lease = still.leaseEnded ? " AND (lease_until IS NULL OR lease_until < $2::timestamptz)" : "";
+          const { text, params } = updateRun(id, set, `status = 'running'${lease}`, still.leaseEnded ? [still.leaseEnded.toISOString()] : []);
+          const [row] = await sql.query<RunListRow>(text, params);
           if (!row) throw new RunNotRunningError(id);
           return fromRaw(row);
         })
@@ -522,10 +431,6 @@ export class RunStore {
   }
 }
 
-function isProgress(v: unknown): v is NonNullable<Run["progress"]> {
-  return typeof v === "object" && v !== null && typeof (v as { progress?: unknown }).progress === "number";
-}
-
 /** finish() found no `running` run with that id: it was finished already, or never written. */
 export class RunNotRunningError extends StudioError {
   static override readonly tag: string = "RunNotRunningError";
@@ -534,155 +439,26 @@ export class RunNotRunningError extends StudioError {
   }
 }
 
-// ---- the plain-SQL statements of a run (lib/db/sql.ts): its row, and its final state.
+// ---- the final writes of a run: their statements come from ./columns.ts.
 
-/** The columns of a Run, named as RunListRow's fields (RETURNING these, not `*`: not the search text). */
-const RETURNING = `RETURNING ${Object.entries(RUN_FIELDS)
-  .map(([field, sql]) => `${sql} AS "${field}"`)
-  .join(", ")}`;
-
-type RawRun = RunListRow;
-
-/** Each column's cast: the three back ends of lib/db/sql.ts are sent text, JSON and times alike. */
-const CASTS: Record<string, string> = {
-  id: "::uuid",
-  replay_of_id: "::uuid",
-  retry_of_id: "::uuid",
-  arguments: "::jsonb",
-  content: "::jsonb",
-  structured_content: "::jsonb",
-  output_errors: "::jsonb",
-  error_fields: "::jsonb",
-  started_at: "::timestamptz",
-  finished_at: "::timestamptz",
-  lease_until: "::timestamptz",
-  status: '::"RunStatus"',
-  origin: '::"RunOrigin"',
-  error_kind: '::"ErrorKind"',
-  timeout_ms: "::int",
-  duration_ms: "::int",
-  attempt: "::int",
-  output_valid: "::boolean",
-};
-
-/** `$1::cast, $2, ...` for these columns; `offset`: the number of parameters before them. */
-function placeholders(cols: readonly string[], offset = 0): string {
-  return cols.map((c, i) => `$${i + 1 + offset}${CASTS[c] ?? ""}`).join(", ");
-}
-
-const jsonText = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
-const nullableJsonText = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
-
-function startColumns(r: RunStart): [string[], unknown[]] {
-  return [
-    [
-      "id",
-      "tool_name",
-      "tool_source",
-      "tool_spec_hash",
-      "arguments",
-      "timeout_ms",
-      "started_at",
-      "actor",
-      "actor_id",
-      "token_id",
-      "agent",
-      "origin",
-      "client_name",
-      "replay_of_id",
-      "retry_of_id",
-      "attempt",
-      "idempotency_key",
-    ],
-    [
-      r.id,
-      r.toolName,
-      r.toolSource,
-      r.toolSpecHash,
-      JSON.stringify(r.arguments ?? null),
-      r.timeoutMs ?? null,
-      r.startedAt.toISOString(),
-      r.actor,
-      r.actorId ?? null,
-      r.tokenId ?? null,
-      r.agent ?? null,
-      r.origin,
-      r.clientName ?? null,
-      r.replayOf ?? null,
-      r.retryOf ?? null,
-      r.attempt ?? null,
-      r.idempotencyKey ?? null,
-    ],
-  ];
-}
-
-function outcomeColumns(o: RunOutcome, since: Date): [string[], unknown[]] {
-  const cols = [
-    "status",
-    "finished_at",
-    "duration_ms",
-    "content",
-    "structured_content",
-    "output_valid",
-    "output_errors",
-    "error_kind",
-    "error_message",
-    "error_detail",
-    "error_fields",
-  ];
-  const params: unknown[] = [
-    o.status,
-    o.finishedAt.toISOString(),
-    Math.max(0, Math.round(o.finishedAt.getTime() - since.getTime())),
-    jsonText(o.content),
-    jsonText(o.structuredContent),
-    o.outputValid ?? null,
-    nullableJsonText(o.outputErrors),
-    o.error?.kind ?? null,
-    o.error?.message ?? null,
-    o.error?.detail ?? null,
-    nullableJsonText(o.error?.fields),
-  ];
-  if (o.freeKey) {
-    cols.push("idempotency_key");
-    params.push(null);
-  }
-  return [cols, params];
-}
+const INTERRUPTED = "The studio stopped before this run finished.";
 
 /** Makes the commit of the statement's transaction asynchronous (evaluated in its RETURNING, so inside it). */
 const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
 
 /** Inserts a run with its outcome; null when `onConflict` skipped it. */
 async function insertRun(sql: SqlClient, r: RunStart, o: RunOutcome, onConflict: string): Promise<RunListRow | null> {
-  const [scols, sparams] = startColumns(r);
-  const [ocols, oparams] = outcomeColumns(o, r.startedAt);
-  // A column both name (the key an outcome frees) takes the outcome's value.
-  const keep = scols.map((c) => !ocols.includes(c));
-  const cols = scols.filter((_, i) => keep[i]);
-  const params = sparams.filter((_, i) => keep[i]);
-  const all = [...cols, ...ocols];
-  const [row] = await sql.query<RawRun>(`INSERT INTO runs (${all.join(", ")}) VALUES (${placeholders(all)}) ${onConflict} ${RETURNING}`, [
-    ...params,
-    ...oparams,
-  ]);
+  const { text, params } = insertRuns([merged(startValues(r), outcomeValues(o, r.startedAt))], { tail: onConflict });
+  const [row] = await sql.query<RunListRow>(text, params);
   return row ? fromRaw(row) : null;
 }
 
 /** Stores an outcome on a run still in status `from`; RunNotRunningError when it is not (finished meanwhile, or never written). */
 async function finalUpdate(sql: SqlClient, id: string, from: "running" | "queued", o: RunOutcome, since: Date): Promise<RunListRow> {
-  const [cols, params] = outcomeColumns(o, since);
-  const set = cols.map((c, i) => `${c} = $${i + 3}${CASTS[c] ?? ""}`).join(", ");
-  const [row] = await sql.query<RawRun>(`UPDATE runs SET ${set} WHERE id = $1::uuid AND status = $2::"RunStatus" ${RETURNING}`, [id, from, ...params]);
+  const { text, params } = updateRun(id, outcomeValues(o, since), `status = $2::"RunStatus"`, [from]);
+  const [row] = await sql.query<RunListRow>(text, params);
   if (!row) throw new RunNotRunningError(id);
   return fromRaw(row);
-}
-
-const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-
-/** A row read through plain SQL: its times as Dates whichever back end read it (lib/db/sql.ts). */
-function fromRaw(r: RawRun): RunListRow {
-  return { ...r, startedAt: date(r.startedAt)!, finishedAt: date(r.finishedAt), leaseUntil: date(r.leaseUntil), queuedAt: date(r.queuedAt) };
 }
 
 /** Prisma's "no record matched the where" (P2025), through any wrapping. */
@@ -692,99 +468,6 @@ function isRecordNotFound(err: unknown): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
-}
-
-/**
- * A run as it ended in this process, before it is stored (the database was away at its final
- * write): the same shape as a stored one, marked `capture: "pending"`.
- */
-export function unstoredRun(r: RunStart, o: RunOutcome): Run {
-  // Through JSON, as the database hands JSON columns back.
-  const json = (v: unknown): Prisma.JsonValue => (v === undefined || v === null ? null : JSON.parse(JSON.stringify(v)));
-  return {
-    ...toRun({
-      id: r.id,
-      toolName: r.toolName,
-      toolSource: r.toolSource,
-      toolSpecHash: r.toolSpecHash,
-      arguments: json(r.arguments),
-      status: o.status,
-      errorKind: o.error?.kind ?? null,
-      errorMessage: o.error?.message ?? null,
-      errorDetail: o.error?.detail ?? null,
-      errorFields: json(o.error?.fields),
-      content: json(o.content),
-      structuredContent: json(o.structuredContent),
-      outputValid: o.outputValid ?? null,
-      outputErrors: json(o.outputErrors),
-      timeoutMs: r.timeoutMs ?? null,
-      durationMs: Math.max(0, Math.round(o.finishedAt.getTime() - r.startedAt.getTime())),
-      startedAt: r.startedAt,
-      finishedAt: o.finishedAt,
-      actor: r.actor,
-      agent: r.agent ?? null,
-      origin: r.origin,
-      clientName: r.clientName ?? null,
-      actorId: r.actorId ?? null,
-      tokenId: r.tokenId ?? null,
-      replayOfId: r.replayOf ?? null,
-      owner: null,
-      leaseUntil: null,
-      shapeCounted: false,
-      queuedAt: null,
-      priority: null,
-      progress: null,
-      retryOfId: r.retryOf ?? null,
-      attempt: r.attempt ?? null,
-      idempotencyKey: r.idempotencyKey ?? null,
-    }),
-    capture: "pending",
-  };
-}
-
-export function toRun(row: RunListRow): Run {
-  const hasOutput = row.content !== null || row.structuredContent !== null;
-  return {
-    id: row.id,
-    tool: row.toolName,
-    source: row.toolSource,
-    specHash: row.toolSpecHash,
-    status: row.status,
-    arguments: row.arguments,
-    output: hasOutput
-      ? {
-          // The column holds ToolOutput.content as it was written (blocks of any kind, passed on as is).
-          // eslint-disable-next-line no-restricted-syntax -- Prisma types a JSON column as JsonValue
-          content: (row.content as unknown as ContentBlock[] | null) ?? [],
-          ...(row.structuredContent !== null ? { structuredContent: row.structuredContent } : {}),
-        }
-      : null,
-    outputValid: row.outputValid,
-    outputErrors: isFieldErrors(row.outputErrors) ? row.outputErrors : null,
-    error: row.errorKind
-      ? {
-          kind: row.errorKind,
-          message: row.errorMessage ?? "",
-          ...(isFieldErrors(row.errorFields) ? { details: row.errorFields } : {}),
-        }
-      : null,
-    timeoutMs: row.timeoutMs,
-    durationMs: row.durationMs,
-    startedAt: row.startedAt.toISOString(),
-    finishedAt: row.finishedAt?.toISOString() ?? null,
-    origin: row.origin,
-    actor: row.actor,
-    actorId: row.actorId,
-    tokenId: row.tokenId,
-    agent: row.agent,
-    clientName: row.clientName,
-    replayOf: row.replayOfId,
-    ...(row.retryOfId ? { retryOf: row.retryOfId } : {}),
-    ...(row.attempt ? { attempt: row.attempt } : {}),
-    ...(row.queuedAt ? { queuedAt: row.queuedAt.toISOString(), priority: row.priority ?? 0 } : {}),
-    ...(isProgress(row.progress) ? { progress: row.progress } : {}),
-    ...(row.idempotencyKey ? { idempotencyKey: row.idempotencyKey } : {}),
-  };
 }
 
 const FACET_COLUMNS = ["tool_name", "tool_source", "actor"] as const;
