@@ -5,7 +5,7 @@
 //   queued: enqueueTool (row + job in one transaction), a worker's poller takes the job, claims
 //           the run and runs it; timed until the worker has stored the outcome.
 // Knob: BENCH_QUEUE_RUNS (300).
-import { AuditLog, runAuditHook } from "../lib/audit";
+import { AuditLog, runAudit } from "../lib/audit";
 import { enqueueTool, executeTool, runQueued } from "../lib/execution/execute";
 import { RunQueue } from "../lib/queue/run-queue";
 import { Registry } from "../lib/registry/registry";
@@ -19,7 +19,7 @@ import { intEnv } from "./env";
 const N = intEnv("BENCH_QUEUE_RUNS", 300, 20, 100_000);
 const db = await createTestDatabase();
 const audit = new AuditLog(db.prisma);
-const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease: { owner: "bench", ms: 30_000 } });
+const runs = new RunStore(db.prisma, { audit: runAudit(audit), lease: { owner: "bench", ms: 30_000 } });
 const config = RuntimeConfigSchema.parse({});
 const registry = new Registry();
 registry.addSource(createBuiltinSource({ outbox: new OutboxStore(db.prisma), config: () => config, listTools: () => registry.list() }));

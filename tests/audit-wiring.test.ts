@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog, runAuditHook, type AuditEntry } from "@/lib/audit";
+import { AuditLog, runAudit, type AuditEntry } from "@/lib/audit";
 import { ConfigRevisions } from "@/lib/config/revisions";
 import { ConfigStore } from "@/lib/config/store";
 import { ConfigSync } from "@/lib/config/sync";
@@ -58,7 +58,7 @@ describe("runs", () => {
   it("every captured run gets a 'run' entry: success, tool error and rejected arguments", async () => {
     const registry = new Registry();
     registry.addSource({ id: "builtin", list: () => [echo, denied] });
-    const deps = { registry, runs: new RunStore(db.prisma, { onFinal: runAuditHook(audit) }) };
+    const deps = { registry, runs: new RunStore(db.prisma, { audit: runAudit(audit) }) };
     const ok = await executeTool(deps, { tool: "echo", arguments: { msg: "hi" }, origin: "api", actor: "local:ann" });
     const bad = await executeTool(deps, { tool: "echo", arguments: { nope: 1 }, origin: "ui", actor: "local:ann" });
     const err = await executeTool(deps, { tool: "denied", arguments: {}, origin: "mcp", actor: "mcp:client" });

@@ -9,7 +9,7 @@ import { databaseReachable } from "@/lib/db/health";
 import { toErrorResponse } from "@/lib/http/http";
 import { RunNotRunningError, RunStore } from "@/lib/runs/store";
 import { AuditLog } from "@/lib/audit/log";
-import { runAuditHook } from "@/lib/audit/observer";
+import { runAudit } from "@/lib/audit/observer";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 import { gatedTool } from "./helpers/gated-tool";
 import { privatePgUnavailable, startPrivatePg, type PrivatePg } from "./helpers/private-pg";
@@ -139,7 +139,7 @@ describe("a run's outcome is written once", () => {
   beforeAll(async () => {
     tdb = await createTestDatabase();
     audit = new AuditLog(tdb.prisma);
-    store = new RunStore(tdb.prisma, { onFinal: runAuditHook(audit) });
+    store = new RunStore(tdb.prisma, { audit: runAudit(audit) });
   });
   afterAll(() => tdb?.drop());
 
@@ -160,7 +160,7 @@ describe("a run's outcome is written once", () => {
         throw Object.assign(new Error("Connection terminated unexpectedly"), { code: "ECONNRESET" });
       }
     }
-    const lossy = new LostAnswer(tdb.prisma, { onFinal: runAuditHook(audit) });
+    const lossy = new LostAnswer(tdb.prisma, { audit: runAudit(audit) });
     let id = "";
     const err = await executeTool(
       { registry, runs: lossy },

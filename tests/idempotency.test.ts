@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog } from "@/lib/audit/log";
-import { runAuditHook } from "@/lib/audit/observer";
+import { runAudit } from "@/lib/audit/observer";
 import { enqueueTool, executeTool, type ExecuteDeps } from "@/lib/execution/execute";
 import { IDEMPOTENCY_KEEP_MS, idempotencyKeyProblem } from "@/lib/execution/idempotency";
 import { toErrorResponse } from "@/lib/http/http";
@@ -34,7 +34,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const registry = new Registry();
   registry.addSource({ id: "builtin", list: () => [counted] });
-  deps = { registry, runs: new RunStore(db.prisma, { onFinal: runAuditHook(new AuditLog(db.prisma)) }) };
+  deps = { registry, runs: new RunStore(db.prisma, { audit: runAudit(new AuditLog(db.prisma)) }) };
 });
 afterAll(() => db?.drop());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog, runAuditHook, type AuditAction } from "@/lib/audit";
+import { AuditLog, runAudit, type AuditAction } from "@/lib/audit";
 import { issueFirstAdminLink, redeemFirstAdminLink } from "@/lib/auth/first-admin";
 import type { AuthEvent } from "@/lib/auth/better-auth";
 import { authSecret, Identity } from "@/lib/auth/identity";
@@ -377,7 +377,7 @@ describe("a run and its audit entry", () => {
     });
     const registry = new Registry();
     registry.addSource({ id: "builtin", list: () => [echo] });
-    const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
+    const runs = new RunStore(db.prisma, { audit: runAudit(audit) });
     const run = await executeTool(
       { registry, runs },
       { tool: "echo", arguments: { msg: "hi" }, origin: "api", actor: "rita@example.com", actorId: "user-1", tokenId: "token-1", role: "runner" },
@@ -400,7 +400,7 @@ describe("a run and its audit entry", () => {
   });
 
   it("group-committed: of runs finishing together, one the database refuses is lost alone, with no entry", async () => {
-    const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
+    const runs = new RunStore(db.prisma, { audit: runAudit(audit) });
     const start = (i: number, args: unknown) => ({
       id: crypto.randomUUID(),
       toolName: "echo",
@@ -424,7 +424,7 @@ describe("a run and its audit entry", () => {
   });
 
   it("runs a dead process left running are marked interrupted at start, each with its audit entry", async () => {
-    const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit) });
+    const runs = new RunStore(db.prisma, { audit: runAudit(audit) });
     const id = crypto.randomUUID();
     await runs.start({
       id,

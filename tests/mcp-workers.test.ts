@@ -3,7 +3,7 @@
 // instance with no connections lists them from the database and hands runs of MCP tools to the
 // worker, waiting for each to end. One PostgreSQL database, no mocks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog, runAuditHook } from "@/lib/audit";
+import { AuditLog, runAudit } from "@/lib/audit";
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { PgNotifier } from "@/lib/db/notify";
@@ -55,7 +55,7 @@ describe("MCP servers held by the workers, listed and called from a web instance
     publisher = new McpPublisher(manager, db.prisma, { publisher: "worker-1", debounceMs: 20 });
     const workerRegistry = new Registry();
     workerRegistry.addSource(manager.source());
-    const workerRuns = new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease: { owner: "worker-1", ms: 30_000 } });
+    const workerRuns = new RunStore(db.prisma, { audit: runAudit(audit), lease: { owner: "worker-1", ms: 30_000 } });
     workerQueue = RunQueue.create(pg(), { maxRunMs: 60_000, instanceName: "worker" });
     await workerQueue.start();
     const announce = (id: string) => async (tx: Prisma.TransactionClient) => void (await tx.$executeRaw`SELECT pg_notify(${RUN_FINAL_CHANNEL}, ${id})`);
@@ -70,7 +70,7 @@ describe("MCP servers held by the workers, listed and called from a web instance
 
     // The web instance's side: no connections.
     notifier = new PgNotifier(db.url);
-    runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease: { owner: "web-1", ms: 30_000 } });
+    runs = new RunStore(db.prisma, { audit: runAudit(audit), lease: { owner: "web-1", ms: 30_000 } });
     directory = new McpDirectory(db.prisma, { servers: () => servers, notifier, pollMs: 60_000 });
     await directory.start();
     const registry = new Registry();

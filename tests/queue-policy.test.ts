@@ -1,7 +1,7 @@
 // The queue policy on a real PostgreSQL with real pg-boss workers: concurrency limits per tool
 // and per server held across every poller, retries as new linked runs, priorities by rule.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog, runAuditHook } from "@/lib/audit";
+import { AuditLog, runAudit } from "@/lib/audit";
 import { RuntimeConfigSchema, type QueueRuleConfig } from "@/lib/config/schema";
 import { enqueueTool, executeTool, runQueued, type ExecuteDeps } from "@/lib/execution/execute";
 import { deferralDelay } from "@/lib/queue/policy";
@@ -58,7 +58,7 @@ describe("the queue policy", () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runs = new RunStore(db.prisma, { onFinal: runAuditHook(new AuditLog(db.prisma)), lease: { owner: "worker-1", ms: 30_000 } });
+    runs = new RunStore(db.prisma, { audit: runAudit(new AuditLog(db.prisma)), lease: { owner: "worker-1", ms: 30_000 } });
     const registry = new Registry();
     const flaky = defineTool({
       name: "flaky",

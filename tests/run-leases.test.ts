@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog, runAuditHook } from "@/lib/audit";
+import { AuditLog, runAudit } from "@/lib/audit";
 import { heldRunIds, holdRun } from "@/lib/execution/active-runs";
 import { executeTool } from "@/lib/execution/execute";
 import { instanceId, keepLeases, leaseMs, maySweep } from "@/lib/runs/leases";
@@ -13,7 +13,7 @@ let db: TestDatabase;
 let audit: AuditLog;
 const LEASE = 2500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const storeFor = (owner: string) => new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease: { owner, ms: LEASE } });
+const storeFor = (owner: string) => new RunStore(db.prisma, { audit: runAudit(audit), lease: { owner, ms: LEASE } });
 let n = 0;
 const started = (): RunStart => ({
   id: crypto.randomUUID(),

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog, runAuditHook } from "@/lib/audit";
+import { AuditLog, runAudit } from "@/lib/audit";
 import { createPrisma, type Db } from "@/lib/db/client";
 import { requestCancel } from "@/lib/execution/cancel";
 import { enqueueTool, executeTool, runQueued, type ExecuteDeps, type QueuedRunResult } from "@/lib/execution/execute";
@@ -61,7 +61,7 @@ describe("the run queue on PostgreSQL", () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     const audit = new AuditLog(db.prisma);
-    runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease: { owner: "worker-1", ms: 30_000 } });
+    runs = new RunStore(db.prisma, { audit: runAudit(audit), lease: { owner: "worker-1", ms: 30_000 } });
     deps = { registry: registry(order), runs };
     web = RunQueue.create(pg(), { maxRunMs: MAX_RUN_MS, instanceName: "web" });
     await web.start();
@@ -313,7 +313,7 @@ describe("the run queue on PGlite, in-process", () => {
   });
 
   it("queues and runs a call in the same process", async () => {
-    const runs = new RunStore(db.prisma, { onFinal: runAuditHook(new AuditLog(db.prisma)) });
+    const runs = new RunStore(db.prisma, { audit: runAudit(new AuditLog(db.prisma)) });
     const deps = { registry: registry(), runs };
     queue = RunQueue.create(db, { maxRunMs: MAX_RUN_MS });
     await queue.start();

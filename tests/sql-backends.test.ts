@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog, runAuditHook } from "@/lib/audit";
+import { AuditLog, runAudit } from "@/lib/audit";
 import { createPrisma, type Db } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { prismaClientSql, type Sql } from "@/lib/db/sql";
@@ -57,7 +57,7 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
   it("stores a run's start and outcome with its audit entry; a second outcome is refused", async () => {
     const { prisma, sql } = backend();
     const audit = new AuditLog(prisma, sql);
-    const runs = new RunStore(prisma, { onFinal: runAuditHook(audit), lease: { owner: "me", ms: 30_000 }, sql });
+    const runs = new RunStore(prisma, { audit: runAudit(audit), lease: { owner: "me", ms: 30_000 }, sql });
     const start = startOf();
     await runs.start(start);
     const running = await runs.get(start.id);
@@ -89,7 +89,7 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
   it("writes the whole run when its start row is gone (a database crash lost its asynchronous commit)", async () => {
     const { prisma, sql } = backend();
     const audit = new AuditLog(prisma, sql);
-    const runs = new RunStore(prisma, { onFinal: runAuditHook(audit), lease: { owner: "me", ms: 30_000 }, sql });
+    const runs = new RunStore(prisma, { audit: runAudit(audit), lease: { owner: "me", ms: 30_000 }, sql });
     const start = startOf();
     await runs.start(start);
     await sql.exec(`DELETE FROM runs WHERE id = $1::uuid`, [start.id]);
@@ -115,7 +115,7 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
   it("records a rejected run in one write, and interrupts runs whose lease ended, each with its entry", async () => {
     const { prisma, sql } = backend();
     const audit = new AuditLog(prisma, sql);
-    const runs = new RunStore(prisma, { onFinal: runAuditHook(audit), lease: { owner: "gone", ms: 1 }, sql });
+    const runs = new RunStore(prisma, { audit: runAudit(audit), lease: { owner: "gone", ms: 1 }, sql });
     const rejected = await runs.record(startOf(), {
       status: "rejected",
       finishedAt: new Date(),
@@ -138,7 +138,7 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
   it("appends concurrent entries as one unbroken chain, with writes that need Prisma in the same batches", async () => {
     const { prisma, sql } = backend();
     const audit = new AuditLog(prisma, sql);
-    const runs = new RunStore(prisma, { onFinal: runAuditHook(audit), sql });
+    const runs = new RunStore(prisma, { audit: runAudit(audit), sql });
     const starts = Array.from({ length: 12 }, () => startOf());
     await Promise.all(starts.map((s) => runs.start(s)));
     await Promise.all([
@@ -158,6 +158,30 @@ describe.each(backends)("the run store and audit log on %s", (_name, backend) =>
       audit.append({ actor: "ada@example.com", action: "export", target: "runs" }),
     ]);
     for (const s of starts) expect((await runs.get(s.id))?.status).toBe("success");
+    expect((await audit.verify()).ok).toBe(true);
+  });
+
+  it("ends of runs committed together: one the database refuses fails alone, the others are stored with their entries", async () => {
+    const { prisma, sql } = backend();
+    const audit = new AuditLog(prisma, sql);
+    const runs = new RunStore(prisma, { audit: runAudit(audit), sql });
+    const starts = Array.from({ length: 5 }, () => startOf());
+    await Promise.all(starts.map((s) => runs.start(s)));
+    const results = await Promise.allSettled(
+      starts.map((s, i) =>
+        runs.finish(s.id, s.startedAt, {
+          status: "success",
+          finishedAt: new Date(),
+          // jsonb cannot hold U+0000: this run's UPDATE fails, and with it the batch it was in.
+          structuredContent: i === 2 ? { text: "a\u0000b" } : { i },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    for (const [i, s] of starts.entries()) expect((await runs.get(s.id))?.status).toBe(i === 2 ? "running" : "success");
+    const entries = await prisma.auditEntry.findMany({ where: { action: "run" } });
+    const ids = new Set(entries.map((e) => (e.detail as { runId?: string }).runId));
+    expect(starts.map((s) => ids.has(s.id))).toEqual([true, true, false, true, true]);
     expect((await audit.verify()).ok).toBe(true);
   });
 

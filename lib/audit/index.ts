@@ -1,3 +1,3 @@
 export * from "./log";
-export { runAuditHook } from "./observer";
+export { runAudit } from "./observer";
 export { AuditQuery, AuditVerifyQuery, parseInstant, verifyShared } from "./query";

@@ -28,23 +28,21 @@
 // covered by the hash unless read back first. The primary key backs the lock up: two appends
 // that somehow skipped it could not both insert the same seq.
 //
-// Group commit: the appends of one process (one AuditLog) are queued and written together. While
-// a batch is being written, new calls wait for the next one; a batch (at most AUDIT_MAX_BATCH
-// entries, in call order) is ONE transaction: the lock, one read of the chain head, one multi-row
-// INSERT with consecutive seq and prevHash. Every caller's promise settles only after that
-// transaction: with its own entry once it has committed, or, if anything in it fails (the commit
-// included), with the error, for every caller of the batch (nothing is acknowledged that did not
-// commit; a rolled-back batch leaves no trace in the chain). An idle log writes a lone call at
-// once, so a single caller waits no longer than before; under load the lock is taken once per
-// batch instead of once per entry. Other processes are serialized against it by the same lock.
-// A batch may also carry writes that must commit with their entry (appendWith: a run's final
-// state and its "run" entry); they run first in the same transaction. If such a batch fails,
-// each of its writes is retried alone, so only the write at fault is lost to its caller.
+// Group commit (lib/db/group-commit.ts): the appends of one process (one AuditLog) are queued and
+// written together; a batch (at most AUDIT_MAX_BATCH entries, in call order) is ONE transaction:
+// the lock, one read of the chain head, one multi-row INSERT with consecutive seq and prevHash.
+// Every caller's promise settles only after that transaction, with its entry or with the error
+// (nothing is acknowledged that did not commit; a rolled-back batch leaves no trace in the
+// chain). Under load the lock is taken once per batch instead of once per entry; other processes
+// are serialized against it by the same lock. A batch may also carry writes that must commit with
+// their entry (appendWith: a token and its "token.create" entry); they run first in the same
+// transaction, and if such a batch fails, each is retried alone. A run's end is a unit of work of
+// the run store (lib/runs/store.ts), which appends its entry inside its own transaction (appendIn).
 //
 // Action names in use (keep this list current; entries are permanent, so never put secrets,
 // tokens or full config text in `detail`):
 //   run            target: tool name. detail: { runId, status, origin, errorKind, userId?, tokenId?,
-//                  client? }, written with the run (lib/audit/observer.ts). actor: the caller.
+//                  client? }, written with the run (runEntry, lib/audit/observer.ts). actor: the caller.
 //   auth.sign-in, auth.sign-in-failed, auth.sign-out, auth.sign-out-everywhere
 //                  target: the email. detail: { userId, method } / { reason } (never a password).
 //   token.create, token.revoke   target: the token's name. detail: { tokenId, role, expiresAt, owner }.
@@ -83,7 +81,8 @@
 import { StudioError } from "../errors/errors";
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";
-import { prismaSql, type DbTx, type Sql, type SqlClient, type TxClient } from "../db/sql";
+import { GroupCommit } from "../db/group-commit";
+import { prismaSql, type Sql, type SqlClient, type TxClient } from "../db/sql";
 import { encodeKeyset, decodeKeyset } from "../http/cursor";
 
 /** Every action the studio writes, a closed list (the audit page's filter; lib/audit/actions.test.ts checks it against the code). */
@@ -259,15 +258,18 @@ type Client = PrismaClient | Prisma.TransactionClient;
 
 /** The audit log on Prisma (PostgreSQL or PGlite). */
 export class AuditLog {
-  /** Appends waiting for the next batch, in call order. */
-  private queue: PendingAppend[] = [];
-  /** A batch is being written (or about to be): new calls only join the queue. */
-  private writing = false;
+  /** Appends of the moment, written together (see "Group commit" at the top of this file). */
+  private readonly batches = new GroupCommit<PendingAppend>((batch) => this.writeBatch(batch), {
+    max: AUDIT_MAX_BATCH,
+    // Plain entries share their batch's fate; a `work` is retried alone, so it fails only for its own fault.
+    alone: (p) => p.work !== undefined,
+    name: "audit",
+  });
 
   /**
-   * `sql`: plain SQL on the same database (lib/db/sql.ts). A batch whose writes need no Prisma
-   * transaction (every run's final state) is then written through it: several times less CPU
-   * per entry than through Prisma. Without it every batch is a Prisma transaction.
+   * `sql`: plain SQL on the same database (lib/db/sql.ts). A batch of plain entries is then
+   * written through it: several times less CPU per entry than through Prisma. Without it every
+   * batch is a Prisma transaction.
    */
   constructor(
     private readonly prisma: PrismaClient,
@@ -280,64 +282,27 @@ export class AuditLog {
    * that is not valid input is refused at once, for its caller only (AuditInputError).
    */
   async append(input: AuditAppend): Promise<AuditEntry> {
-    const e = normalizeAppend(input);
-    return new Promise<AuditEntry>((resolve, reject) => this.enqueue({ e, resolve: resolve as (v: unknown) => void, reject }));
+    return this.batches.submit({ e: normalizeAppend(input) });
   }
 
   /**
    * Runs `work` and appends the entry its result yields in ONE transaction, group-committed with
-   * the other appends of the moment: both commit or neither does (a run's final state and its
-   * "run" entry). If a batch fails, each `work` of it is retried alone, so one bad write (say,
-   * an output the database refuses) cannot lose the others. `entryOf` may give several entries
-   * (a config revision and the server edit it was made for): all of them commit with the work.
+   * the other appends of the moment: both commit or neither does (a token and its "token.create"
+   * entry). If a batch fails, each `work` of it is retried alone, so one bad write cannot lose
+   * the others. `entryOf` may give several entries (a config revision and the server edit it was
+   * made for): all of them commit with the work.
    */
   appendWith<T>(work: (tx: Prisma.TransactionClient) => Promise<T>, entryOf: (result: T) => AuditAppend | readonly AuditAppend[]): Promise<T> {
-    return this.appendWithTx((tx) => work(tx.prisma!), entryOf, { prisma: true });
+    return this.batches.submit({ work: work as PendingAppend["work"], entryOf: entryOf as PendingAppend["entryOf"] });
   }
 
   /**
-   * appendWith for a `work` written in plain SQL (`tx.sql`); `prisma: true` when it also needs
-   * the Prisma transaction (`tx.prisma`), which puts its batch in one.
+   * Appends entries at the end of the chain inside a transaction the caller holds (a run's end,
+   * lib/runs/store.ts: the store owns that unit of work). Takes the chain's lock, held to the
+   * caller's commit; `commitWith` sends the entries' INSERT with the COMMIT where the back end can.
    */
-  appendWithTx<T>(work: (tx: DbTx) => Promise<T>, entryOf: (result: T) => AuditAppend | readonly AuditAppend[], opts: { prisma: boolean }): Promise<T> {
-    return new Promise<T>((resolve, reject) =>
-      this.enqueue({ work, prisma: opts.prisma, entryOf: entryOf as PendingAppend["entryOf"], resolve: resolve as (v: unknown) => void, reject }),
-    );
-  }
-
-  private enqueue(p: PendingAppend): void {
-    this.queue.push(p);
-    if (!this.writing) {
-      this.writing = true;
-      // After the current synchronous code, so calls made together share the first batch.
-      queueMicrotask(() => {
-        this.drain().catch((err) => console.error("[tool-studio] audit: the batch writer failed", err));
-      });
-    }
-  }
-
-  /** Writes batches until the queue is empty; the only consumer of the queue. Never rejects. */
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, AUDIT_MAX_BATCH);
-        let outcomes: Outcome[];
-        try {
-          outcomes = (await this.writeBatch(batch)).map((value) => ({ ok: true, value }));
-        } catch (err) {
-          // Plain entries share their batch's fate; a `work` is retried alone, so it fails only for its own fault.
-          outcomes = [];
-          for (const p of batch) outcomes.push(p.work && batch.length > 1 ? await this.writeAlone(p) : { ok: false, err });
-        }
-        batch.forEach((p, i) => {
-          const o = outcomes[i]!;
-          if (o.ok) p.resolve(o.value);
-          else p.reject(o.err);
-        });
-      }
-    } finally {
-      this.writing = false;
-    }
+  appendIn(sql: SqlClient, appends: readonly AuditAppend[], commitWith?: TxClient["commitWith"]): Promise<AuditEntry[]> {
+    return writeEntries(sql, appends.map(normalizeAppend), commitWith);
   }
 
   /**
@@ -348,8 +313,7 @@ export class AuditLog {
    * Returns the entries as stored, in the order of `batch`, once the transaction has committed.
    */
   private async writeBatch(batch: PendingAppend[]): Promise<unknown[]> {
-    // `commitWith`: sends the entries' INSERT with the COMMIT where the back end can (lib/db/sql.ts).
-    const inBatch = async (tx: DbTx, commitWith?: TxClient["commitWith"]) => {
+    const inBatch = async (sql: SqlClient, prisma: Prisma.TransactionClient | null, commitWith?: TxClient["commitWith"]) => {
       // The works first (before the lock, so it is held only for the chain's own statements).
       const results: unknown[] = [];
       const entries: NormalizedAppend[] = [];
@@ -358,7 +322,7 @@ export class AuditLog {
       for (const p of batch) {
         at.push(entries.length);
         if (p.work) {
-          const r = await p.work(tx);
+          const r = await p.work(prisma!);
           results.push(r);
           const made = p.entryOf!(r);
           for (const a of isEntryList(made) ? made : [made]) entries.push(normalizeAppend(a));
@@ -367,13 +331,13 @@ export class AuditLog {
           entries.push(p.e!);
         }
       }
-      const written = await writeEntries(tx.sql, entries, commitWith);
+      const written = await writeEntries(sql, entries, commitWith);
       return batch.map((p, i) => (p.work ? results[i] : written[at[i]!]));
     };
     // Plain SQL sets READ COMMITTED itself (lib/db/sql.ts); Prisma's transaction is asked for it.
-    if (this.sql && !batch.some((p) => p.prisma)) return this.sql.transaction((sql) => inBatch({ sql, prisma: null }, sql.commitWith));
+    if (this.sql && !batch.some((p) => p.work)) return this.sql.transaction((tx) => inBatch(tx, null, tx.commitWith));
     const options = await this.txOptions();
-    return this.prisma.$transaction((tx) => inBatch({ sql: prismaSql(tx), prisma: tx }), options);
+    return this.prisma.$transaction((tx) => inBatch(prismaSql(tx), tx), options);
   }
 
   private txOptionsOnce: Promise<typeof AUDIT_TX_OPTIONS | typeof AUDIT_TX_OPTIONS_DEFAULT_LEVEL> | null = null;
@@ -390,14 +354,6 @@ export class AuditLog {
         return AUDIT_TX_OPTIONS;
       },
     ));
-  }
-
-  private async writeAlone(p: PendingAppend): Promise<Outcome> {
-    try {
-      return { ok: true, value: (await this.writeBatch([p]))[0] };
-    } catch (err) {
-      return { ok: false, err };
-    }
   }
 
   /**
@@ -554,20 +510,14 @@ interface NormalizedAppend {
   from: string | null;
 }
 
+/** A plain entry; or `work`, whose result yields the entry (see appendWith). */
 interface PendingAppend {
-  /** A plain entry; or `work`, whose result yields the entry (see appendWith). */
   e?: NormalizedAppend;
-  work?: (tx: DbTx) => Promise<unknown>;
-  /** The work needs the Prisma transaction (its batch is written in one). */
-  prisma?: boolean;
+  work?: (tx: Prisma.TransactionClient) => Promise<unknown>;
   entryOf?: (result: unknown) => AuditAppend | readonly AuditAppend[];
-  resolve(value: unknown): void;
-  reject(err: unknown): void;
 }
 
 const isEntryList = (e: AuditAppend | readonly AuditAppend[]): e is readonly AuditAppend[] => Array.isArray(e);
-
-type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 function normalizeAppend(input: AuditAppend): NormalizedAppend {
   const action = input.action;

@@ -1,18 +1,18 @@
-import type { RunFinalHook } from "../runs/store";
+import type { RunAudit } from "../runs/store";
 import type { Run } from "../runs/types";
-import type { AuditLog } from "./log";
+import type { AuditAppend, AuditLog } from "./log";
 
 /**
  * The "run" entry of every captured run (whatever its status, rejected ones included), written
- * in the same transaction as the run's final state (group-committed with the other appends of
- * the moment): a run is never stored without its entry, nor an entry without its run. The actor
- * is the authenticated caller, never the client's word.
+ * by the run store in the same transaction as the run's final state (its ends of the moment
+ * committed together): a run is never stored without its entry, nor an entry without its run.
+ * The actor is the authenticated caller, never the client's word.
  */
-export function runAuditHook(audit: AuditLog): RunFinalHook {
-  return (write, opts) => audit.appendWithTx(write, runEntry, opts);
+export function runAudit(chain: AuditLog): RunAudit {
+  return { chain, entryOf: runEntry };
 }
 
-export function runEntry(run: Run) {
+export function runEntry(run: Run): AuditAppend {
   return {
     actor: run.actor,
     action: "run" as const,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CSV_COLUMNS } from "./columns";
 import { csvCell, exportRuns } from "./export";
 import type { RunStore } from "./store";
 import type { Run } from "./types";
@@ -183,8 +184,8 @@ describe("exportRuns CSV", () => {
     expect(rows).toHaveLength(3);
     const [header, first, second] = rows as [string[], string[], string[]];
     const cell = (row: string[], name: string) => row[header.indexOf(name)];
-    expect(header).toHaveLength(18);
-    expect(first).toHaveLength(18);
+    expect(header).toEqual(CSV_COLUMNS.map((c) => c.header));
+    expect(first).toHaveLength(header.length);
     expect(cell(first, "tool")).toBe("'=evil");
     expect(cell(first, "actor")).toBe("' +SUM(1,2)");
     expect(cell(first, "agent")).toBe("'\uFF20agent");

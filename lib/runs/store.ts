@@ -2,7 +2,9 @@ import { StudioError } from "../errors/errors";
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { isDatabaseUnavailable } from "../db/faults";
 import { encodeKeyset, decodeKeyset } from "../http/cursor";
-import { prismaClientSql, prismaSql, type DbTx, type Sql, type SqlClient } from "../db/sql";
+import { AUDIT_TX_OPTIONS, type AuditAppend, type AuditLog } from "../audit/log";
+import { GroupCommit } from "../db/group-commit";
+import { prismaClientSql, prismaSql, type Sql, type SqlClient, type TxClient } from "../db/sql";
 import type { Run } from "./types";
 import {
   fromRaw,
@@ -73,42 +75,72 @@ export function decodeCursor(cursor: string): { startedAt: Date; id: string } {
   return { startedAt: c.at, id: c.key };
 }
 
-/**
- * Writes a run's final state together with what must commit with it (its audit entry): given
- * the write, it runs it in a transaction of its own choosing and returns the run. `prisma`: the
- * write also needs a Prisma transaction (an `also` of the job queue), not plain SQL alone.
- */
-export type RunFinalHook = (write: (tx: FinalTx) => Promise<Run>, opts: { prisma: boolean }) => Promise<Run>;
+/** The audit chain a run's end is written with (lib/audit): its entry, appended in the store's transaction. */
+export interface RunAudit {
+  chain: Pick<AuditLog, "appendIn">;
+  entryOf(run: Run): AuditAppend;
+}
 
-/** The transaction a final write runs in: plain SQL always; Prisma's when the hook was asked for it. */
-export type FinalTx = DbTx;
+/** A run's end: the statement that writes its final row, and what must commit with it (the job queue's retry). */
+interface RunEnd {
+  write(sql: SqlClient): Promise<RunListRow>;
+  also?: InFinalTransaction;
+}
+
+/** Runs whose ends are committed together at most (one transaction, one audit lock, one flush). */
+const MAX_ENDS = 500;
 
 /** Reads and writes captured runs. */
 export class RunStore {
   /** The statements of every run (start, final state) go through plain SQL: see lib/db/sql.ts. */
   private readonly sql: Sql;
 
+  /** Runs' ends of the moment, committed together (lib/db/group-commit.ts); one that fails its batch is retried alone. */
+  private readonly ends = new GroupCommit<RunEnd>((batch) => this.commitEnds(batch), { max: MAX_ENDS, alone: () => true, name: "runs" });
+
+  /**
+   * `audit`: every run's end is written with its entry (the chain's `run` entry); `sql`: plain SQL
+   * on the same database, else through the Prisma client (tests).
+   */
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly opts: { onFinal?: RunFinalHook; lease?: { owner: string; ms: number }; sql?: Sql } = {},
+    private readonly opts: { audit?: RunAudit; lease?: { owner: string; ms: number }; sql?: Sql } = {},
   ) {
     this.sql = opts.sql ?? prismaClientSql(prisma);
   }
 
-  /** A final write, its hook and `also` commit together or not at all. */
-  private async final(write: (sql: SqlClient) => Promise<RunListRow>, also?: InFinalTransaction): Promise<Run> {
-    const hook = this.opts.onFinal;
-    const both = async (tx: FinalTx) => {
-      const row = await write(tx.sql);
-      if (also) {
-        if (!tx.prisma) throw new Error("a final write with `also` needs a Prisma transaction");
-        await also(tx.prisma);
-      }
-      return toRun(row);
-    };
-    if (hook) return hook(both, { prisma: also !== undefined });
-    if (also) return this.prisma.$transaction((tx) => both({ sql: prismaSql(tx), prisma: tx }));
+  /** A run's end: its final row, its `also` and its audit entry commit together or not at all. */
+  private async final(write: RunEnd["write"], also?: InFinalTransaction): Promise<Run> {
+    if (this.opts.audit) return this.ends.submit<Run>({ write, also });
+    if (also) return this.prisma.$transaction(async (tx) => this.endIn(prismaSql(tx), tx, { write, also }));
     return toRun(await write(this.sql));
+  }
+
+  private async endIn(sql: SqlClient, prisma: Prisma.TransactionClient | null, end: RunEnd): Promise<Run> {
+    const row = await end.write(sql);
+    if (end.also) {
+      if (!prisma) throw new Error("a run's end with `also` needs a Prisma transaction");
+      await end.also(prisma);
+    }
+    return toRun(row);
+  }
+
+  /**
+   * The unit of work of runs' ends, in ONE transaction: each run's final row (and its `also`),
+   * then their audit entries at the end of the chain, the entries' INSERT sent with the COMMIT.
+   * READ COMMITTED, as the chain needs (lib/audit/log.ts). With an `also`, or without plain SQL,
+   * the transaction is Prisma's.
+   */
+  private commitEnds(batch: RunEnd[]): Promise<Run[]> {
+    const audit = this.opts.audit!;
+    const inTx = async (sql: SqlClient, prisma: Prisma.TransactionClient | null, commitWith?: TxClient["commitWith"]) => {
+      const runs: Run[] = [];
+      for (const end of batch) runs.push(await this.endIn(sql, prisma, end));
+      await audit.chain.appendIn(sql, runs.map(audit.entryOf), commitWith);
+      return runs;
+    };
+    if (this.opts.sql && !batch.some((e) => e.also)) return this.sql.transaction((tx) => inTx(tx, null, tx.commitWith));
+    return this.prisma.$transaction((tx) => inTx(prismaSql(tx), tx), AUDIT_TX_OPTIONS);
   }
 
   /**

@@ -2,7 +2,7 @@
 import { processSlot } from "../process/slots";
 import "server-only";
 import os from "node:os";
-import { AuditLog, runAuditHook } from "../audit";
+import { AuditLog, runAudit } from "../audit";
 import { describeChange } from "../inference/revisions";
 import { createBuiltinSource } from "../builtin-tools";
 import { ConfigRevisions } from "../config/revisions";
@@ -166,7 +166,7 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   const audit = new AuditLog(db.prisma, db.sql);
   // Each run's audit entry commits in the run's own transaction.
   const lease = { owner: instanceId(), ms: leaseMs() };
-  const runs = new RunStore(db.prisma, { onFinal: runAuditHook(audit), lease, sql: db.sql });
+  const runs = new RunStore(db.prisma, { audit: runAudit(audit), lease, sql: db.sql });
   // Runs left `running` by a process that died will never finish. PGlite belongs to this one
   // process, so whatever is running from before is over; on PostgreSQL other instances may be
   // running theirs, so only runs whose lease has ended are marked, now and by the sweeps.
