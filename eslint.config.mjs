@@ -121,4 +121,14 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A test beside its module may use the test helpers (a real database, real servers); the module never imports them.
+    files: ["lib/**/*.test.ts"],
+    rules: {
+      "boundaries/dependencies": [
+        "error",
+        { default: "disallow", policies: [{ from: { element: { type: "lib" } }, allow: { to: { element: { types: { anyOf: ["lib", "tests"] } } } } }] },
+      ],
+    },
+  },
 );

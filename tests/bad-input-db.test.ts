@@ -15,6 +15,7 @@ import { toErrorResponse } from "@/lib/http/http";
 import { inspectJson } from "@/lib/http/input";
 import { closeMcpEndpoint, handleMcpRequest, type McpStudio } from "@/lib/mcp-server/server";
 import { RunStore } from "@/lib/runs/store";
+import { runStart } from "./helpers/execution";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 import { buildMcpStudio } from "./helpers/mcp-studio";
 
@@ -230,20 +231,7 @@ describe.each([
       ],
       [
         "a run's actor (index)",
-        () =>
-          runs.record(
-            {
-              id: randomUUID(),
-              toolName: "add",
-              toolSource: "builtin",
-              toolSpecHash: "h",
-              arguments: {},
-              startedAt: new Date(),
-              actor: long(900_000),
-              origin: "api",
-            },
-            { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } },
-          ),
+        () => runs.record(runStart({ actor: long(900_000) }), { status: "rejected", finishedAt: new Date(), error: { kind: "invalid_args", message: "x" } }),
       ],
       [
         "a run's tool name (index)",

@@ -348,6 +348,60 @@ describe("API tokens and the environment tokens", () => {
     expect((await audit.list({ action: "token.revoke", limit: 200 })).entries.some((e) => (e.detail as { tokenId?: string }).tokenId === info.id)).toBe(true);
   });
 
+  it("each change to a person commits with its audit entries: an entry the log refuses leaves the change undone", async () => {
+    const refusedAs = <R>() => ({ log: audit, entries: (_r: R) => ({ actor: "admin@x", action: "Not An Action" as AuditAction }) });
+    const logged = async (action: AuditAction, userId: string) =>
+      (await audit.list({ action, limit: 200 })).entries.filter((e) => (e.detail as { userId?: string }).userId === userId);
+
+    // Create: refused, nobody was added; audited, the person and the entry are both there.
+    await expect(users.create({ email: "ines@example.com", password: "ines-password-1", role: "viewer" }, refusedAs())).rejects.toThrow();
+    expect((await users.list()).some((u) => u.email === "ines@example.com")).toBe(false);
+    const ines = await users.create(
+      { email: "ines@example.com", password: "ines-password-1", role: "viewer" },
+      { log: audit, entries: (u) => ({ actor: "admin@x", action: "user.create", target: u.email, detail: { userId: u.id, role: u.role } }) },
+    );
+    expect(await logged("user.create", ines.id)).toHaveLength(1);
+    expect((await signIn("ines@example.com", "ines-password-1", "10.77.0.1")).status).toBe(200);
+
+    // Update: refused, the role and the password are as they were.
+    await expect(users.update(ines.id, { role: "runner", password: "ines-password-2" }, refusedAs())).rejects.toThrow();
+    expect((await users.get(ines.id))?.role).toBe("viewer");
+    expect((await signIn("ines@example.com", "ines-password-1", "10.77.0.2")).status).toBe(200);
+    const change = await users.update(
+      ines.id,
+      { role: "runner", name: "Inès" },
+      {
+        log: audit,
+        entries: ({ user, before, changes }) => [
+          { actor: "admin@x", action: "user.role", target: user.email, detail: { userId: user.id, from: before.role, to: user.role } },
+          { actor: "admin@x", action: "user.update", target: user.email, detail: { userId: user.id, changed: changes.filter((c) => c !== "role") } },
+        ],
+      },
+    );
+    expect(change.changes).toEqual(["role", "name"]);
+    expect((await logged("user.role", ines.id))[0]?.detail).toMatchObject({ from: "viewer", to: "runner" });
+    expect((await logged("user.update", ines.id))[0]?.detail).toMatchObject({ changed: ["name"] });
+    // Nothing to change: no write, no entry.
+    await users.update(ines.id, { role: "runner" }, refusedAs());
+
+    // Sessions and removal alike.
+    await expect(users.revokeSessions(ines.id, refusedAs())).rejects.toThrow();
+    expect((await users.get(ines.id))?.activeSessions).toBeGreaterThan(0);
+    expect(
+      await users.revokeSessions(ines.id, {
+        log: audit,
+        entries: (n) => ({ actor: "admin@x", action: "user.sign-out-everywhere", detail: { userId: ines.id, sessions: n } }),
+      }),
+    ).toBeGreaterThan(0);
+    expect((await users.get(ines.id))?.activeSessions).toBe(0);
+    await expect(users.remove(ines.id, refusedAs())).rejects.toThrow();
+    expect(await users.get(ines.id)).not.toBeNull();
+    await users.remove(ines.id, { log: audit, entries: (u) => ({ actor: "admin@x", action: "user.delete", target: u.email, detail: { userId: u.id } }) });
+    expect(await users.get(ines.id)).toBeNull();
+    expect(await logged("user.delete", ines.id)).toHaveLength(1);
+    expect((await audit.verify()).ok).toBe(true);
+  });
+
   it("STUDIO_ADMIN_TOKEN is an admin everywhere; STUDIO_MCP_TOKEN a runner on /api/mcp only; a bad bearer never falls back to the cookie", async () => {
     expect((await identity.identify(headers({ authorization: "Bearer admin-secret-token" }))).principal).toMatchObject({
       via: "admin-token",

@@ -14,7 +14,11 @@ export const GET = guarded("/setup", "GET", async (req) => {
   const token = new URL(req.url).searchParams.get("token") ?? "";
   const studio = await getStudio();
   const { prisma } = await getDb();
-  const r = await redeemFirstAdminLink(prisma, studio.users, studio.identity.auth, token);
+  const from = requestOrigin(req);
+  const r = await redeemFirstAdminLink(prisma, studio.users, studio.identity.auth, token, {
+    log: studio.audit,
+    entries: (u) => ({ actor: u.email, action: "user.create", target: u.email, detail: { userId: u.id, role: u.role, via: "first-admin link" }, from }),
+  });
   if (!r.ok) {
     const home = new URL("/", req.url);
     return new Response(page("This link cannot be used", `${r.message}`, home.pathname), {
@@ -22,13 +26,6 @@ export const GET = guarded("/setup", "GET", async (req) => {
       headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
     });
   }
-  await studio.audit.append({
-    actor: r.user.email,
-    action: "user.create",
-    target: r.user.email,
-    detail: { userId: r.user.id, role: r.user.role, via: "first-admin link" },
-    from: requestOrigin(req),
-  });
   const headers = new Headers({ location: "/users?welcome=1", "cache-control": "no-store" });
   for (const c of r.setCookie) headers.append("set-cookie", c);
   return new Response(null, { status: 303, headers });

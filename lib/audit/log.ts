@@ -48,6 +48,7 @@
 //   token.create, token.revoke   target: the token's name. detail: { tokenId, role, expiresAt, owner }.
 //   user.create, user.update, user.role, user.delete, user.sign-out-everywhere, user.password-change
 //                  target: the person's email. detail: { userId, from/to role, changed fields }.
+//                  An admin's changes (lib/auth/users.ts) commit with their entries (auditedWrite).
 //   config.change  target: the config file (as displayed). detail: { source: "api" | "disk",
 //                  version (per-process counter of lib/config/store.ts), sha256 (of the new text),
 //                  error (why that text is not in use, or null), atStartup? }. `from` is the
@@ -211,6 +212,17 @@ export class AuditInputError extends StudioError {
   constructor(message: string) {
     super("bad_request", message);
   }
+}
+
+/** A change audited in its own transaction: the log, and the entries its result yields (both commit, or neither). */
+export interface AuditedChange<R> {
+  log: AuditLog;
+  entries(result: R): AuditAppend | readonly AuditAppend[];
+}
+
+/** `write` in the change's own transaction with its entries (AuditLog.appendWith); alone when nothing audits it. */
+export function auditedWrite<R>(prisma: PrismaClient, write: (db: Client) => Promise<R>, audited?: AuditedChange<R>): Promise<R> {
+  return audited ? audited.log.appendWith(write, (r) => audited.entries(r)) : write(prisma);
 }
 
 /** The fields the hash covers, as stored. */
@@ -558,6 +570,8 @@ async function writeEntries(
   batch: NormalizedAppend[],
   commitWith: TxClient["commitWith"] = (text, params) => sql.exec(text, params),
 ): Promise<AuditEntry[]> {
+  // A change that turned out to change nothing has nothing to say (its transaction commits without the chain's lock).
+  if (!batch.length) return [];
   // The lock, then the head read after it (one round trip: migration *_audit_lock_head). The
   // database's clock, so entries from several processes share one; never before the previous
   // entry's time, so newest-first by time is also chain order.

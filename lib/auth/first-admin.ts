@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { AuditedChange } from "../audit/log";
 import type { PrismaClient } from "../db/generated/client";
 import type { StudioAuth } from "./better-auth";
 import { sha256Hex } from "./secret-compare";
@@ -21,12 +22,19 @@ export async function issueFirstAdminLink(prisma: PrismaClient, baseURL: string)
 
 export type RedeemResult = { ok: true; user: UserInfo; setCookie: string[] } | { ok: false; message: string };
 
-export async function redeemFirstAdminLink(prisma: PrismaClient, users: UserAdmin, auth: StudioAuth, token: string): Promise<RedeemResult> {
+/** `audited`: the new admin's `user.create` entry commits with them. */
+export async function redeemFirstAdminLink(
+  prisma: PrismaClient,
+  users: UserAdmin,
+  auth: StudioAuth,
+  token: string,
+  audited?: AuditedChange<UserInfo>,
+): Promise<RedeemResult> {
   if (!token || token.length > 200) return { ok: false, message: "This link has no valid token." };
   const claimed = await prisma.studioSetting.deleteMany({ where: { key: KEY, value: sha256Hex(token) } });
   if (claimed.count !== 1) return { ok: false, message: "This first-admin link was already used or replaced by a newer one. Sign in instead." };
   if ((await users.count()) > 0) return { ok: false, message: "The studio already has users. Sign in instead." };
-  const { user, password } = await users.createWithRandomPassword({ email: FIRST_ADMIN_EMAIL, name: "Admin", role: "admin" });
+  const { user, password } = await users.createWithRandomPassword({ email: FIRST_ADMIN_EMAIL, name: "Admin", role: "admin" }, audited);
   const signedIn = await auth.api.signInEmail({ body: { email: user.email, password }, returnHeaders: true });
   return { ok: true, user, setCookie: signedIn.headers.getSetCookie() };
 }

@@ -1,7 +1,7 @@
 import { StudioError } from "../errors/errors";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import type { AuditAppend, AuditLog } from "../audit/log";
+import { auditedWrite, type AuditAppend, type AuditLog } from "../audit/log";
 import type { CredentialProblem, Principal } from "./principal";
 import { asRole, lowerRole, roleAtLeast, type Role } from "./roles";
 import { sha256Hex } from "./secret-compare";
@@ -229,10 +229,5 @@ export interface Audited {
 type Db = PrismaClient | Prisma.TransactionClient;
 
 function inTransaction<R>(prisma: PrismaClient, write: (db: Db) => Promise<R>, audited: Audited | undefined, info: (row: R) => TokenInfo): Promise<R> {
-  return audited
-    ? audited.log.appendWith(
-        (tx) => write(tx),
-        (row) => audited.entry(info(row)),
-      )
-    : write(prisma);
+  return auditedWrite(prisma, write, audited && { log: audited.log, entries: (row) => audited.entry(info(row)) });
 }

@@ -1,13 +1,15 @@
 import { StudioError } from "../errors/errors";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { PrismaClient } from "../db/generated/client";
+import { auditedWrite, type AuditedChange } from "../audit/log";
 import type { StudioAuth } from "./better-auth";
 import { asRole, type Role } from "./roles";
 
 /**
- * People, as an admin manages them. Passwords are hashed by better-auth (its context's hasher),
- * users and credential accounts created through its internal adapter, so sign-in finds them as
- * if they had signed up. The last admin can be neither demoted nor removed.
+ * People, as an admin manages them. Passwords are hashed by better-auth (its context's hasher)
+ * and stored in its tables as it stores them, so sign-in finds them as if they had signed up.
+ * Every change is written with its audit entries in one transaction (`audited`). The last admin
+ * can be neither demoted nor removed.
  */
 export interface UserInfo {
   id: string;
@@ -35,6 +37,13 @@ export class UserInputError extends StudioError {
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 
+/** What an edit changed: the person as they are now and were before, and the fields changed ("role", "name", "email", "password"). */
+export interface UserChange {
+  user: UserInfo;
+  before: UserInfo;
+  changes: string[];
+}
+
 export class UserAdmin {
   constructor(
     readonly prisma: PrismaClient,
@@ -58,25 +67,29 @@ export class UserAdmin {
     return row ? toUserInfo(row) : null;
   }
 
-  async create(input: { email: string; name?: string; password: string; role: Role }): Promise<UserInfo> {
+  async create(input: { email: string; name?: string; password: string; role: Role }, audited?: AuditedChange<UserInfo>): Promise<UserInfo> {
     const email = normalizeEmail(input.email);
     checkPassword(input.password);
     if (await this.prisma.user.findUnique({ where: { email } }))
       throw new UserInputError("conflict", "/email", `A user with the email ${email} already exists.`);
-    const ctx = await this.auth().$context;
-    const user = await ctx.internalAdapter.createUser(
-      { email, name: input.name?.trim() || email.split("@")[0]!, emailVerified: true, role: input.role },
-      { method: "admin" },
+    const hash = await (await this.auth().$context).password.hash(input.password);
+    const id = randomUUID();
+    const name = input.name?.trim() || email.split("@")[0]!;
+    const now = new Date();
+    await auditedWrite(
+      this.prisma,
+      async (db) => {
+        await db.user.create({ data: { id, email, name, emailVerified: true, role: input.role } });
+        await db.account.create({ data: { id: randomUUID(), userId: id, providerId: "credential", accountId: id, password: hash } });
+        return { id, email, name, role: input.role, createdAt: now.toISOString(), methods: ["password"], activeSessions: 0, activeTokens: 0 };
+      },
+      audited,
     );
-    await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await ctx.password.hash(input.password) });
-    return (await this.get(user.id))!;
+    return (await this.get(id))!;
   }
 
   /** Changes role, name, email or password; `changes` says what changed, for the audit log. */
-  async update(
-    id: string,
-    patch: { role?: Role; name?: string; email?: string; password?: string },
-  ): Promise<{ user: UserInfo; before: UserInfo; changes: string[] }> {
+  async update(id: string, patch: { role?: Role; name?: string; email?: string; password?: string }, audited?: AuditedChange<UserChange>): Promise<UserChange> {
     const before = await this.get(id);
     if (!before) throw new UserInputError("not_found", "", `No user with id ${id}.`);
     const changes: string[] = [];
@@ -100,34 +113,49 @@ export class UserAdmin {
         changes.push("email");
       }
     }
-    if (Object.keys(data).length) {
-      await this.prisma.user.update({ where: { id }, data });
-      await this.onAccessChange();
-    }
+    let hash: string | null = null;
     if (patch.password !== undefined) {
       checkPassword(patch.password);
-      const ctx = await this.auth().$context;
-      const hash = await ctx.password.hash(patch.password);
-      const updated = await this.prisma.account.updateMany({ where: { userId: id, providerId: "credential" }, data: { password: hash } });
-      if (!updated.count) await ctx.internalAdapter.linkAccount({ userId: id, providerId: "credential", accountId: id, password: hash });
+      hash = await (await this.auth().$context).password.hash(patch.password);
       changes.push("password");
     }
+    if (!changes.length) return { user: before, before, changes };
+    const after = { ...before, ...data };
+    await auditedWrite(
+      this.prisma,
+      async (db) => {
+        if (Object.keys(data).length) await db.user.update({ where: { id }, data });
+        if (hash !== null) {
+          const updated = await db.account.updateMany({ where: { userId: id, providerId: "credential" }, data: { password: hash } });
+          if (!updated.count) await db.account.create({ data: { id: randomUUID(), userId: id, providerId: "credential", accountId: id, password: hash } });
+        }
+        return { user: after, before, changes };
+      },
+      audited,
+    );
+    if (Object.keys(data).length) await this.onAccessChange();
     return { user: (await this.get(id))!, before, changes };
   }
 
-  async remove(id: string): Promise<UserInfo> {
+  async remove(id: string, audited?: AuditedChange<UserInfo>): Promise<UserInfo> {
     const before = await this.get(id);
     if (!before) throw new UserInputError("not_found", "", `No user with id ${id}.`);
     if (before.role === "admin") await this.keepAnAdmin(id, "remove");
-    await this.prisma.user.delete({ where: { id } });
+    await auditedWrite(
+      this.prisma,
+      async (db) => {
+        await db.user.delete({ where: { id } });
+        return before;
+      },
+      audited,
+    );
     await this.onAccessChange();
     return before;
   }
 
-  /** Signs a person out of every browser (their API tokens are separate and stay). */
-  async revokeSessions(id: string): Promise<number> {
-    const { count } = await this.prisma.session.deleteMany({ where: { userId: id } });
-    return count;
+  /** Signs a person out of every browser (their API tokens are separate and stay); returns how many sessions ended. */
+  async revokeSessions(id: string, audited?: AuditedChange<number>): Promise<number> {
+    return auditedWrite(this.prisma, async (db) => (await db.session.deleteMany({ where: { userId: id } })).count, audited);
   }
 
   private async keepAnAdmin(id: string, what: "demote" | "remove"): Promise<void> {
@@ -136,9 +164,12 @@ export class UserAdmin {
   }
 
   /** For the first-admin link: a user with a password nobody knows yet (they set theirs after). */
-  async createWithRandomPassword(input: { email: string; name: string; role: Role }): Promise<{ user: UserInfo; password: string }> {
+  async createWithRandomPassword(
+    input: { email: string; name: string; role: Role },
+    audited?: AuditedChange<UserInfo>,
+  ): Promise<{ user: UserInfo; password: string }> {
     const password = randomBytes(24).toString("base64url");
-    return { user: await this.create({ ...input, password }), password };
+    return { user: await this.create({ ...input, password }, audited), password };
   }
 }
 

@@ -5,10 +5,30 @@
 import type { PgNotifier } from "../db/notify";
 import type { RunStore } from "../runs/store";
 import type { Run } from "../runs/types";
+import type { RunStart } from "../runs/columns";
 import type { ProgressUpdate } from "../tools/define";
+import { sameKeyRun } from "./prepare";
+import type { ExecuteDeps, ExecuteRequest, RunDelegate } from "./request";
 
 /** NOTIFY channel: the id of a queued run that just ended (sent by the worker in its final transaction). */
 export const RUN_FINAL_CHANNEL = "studio_run_final";
+
+/** A waiting caller's run goes before every queued one. */
+const DELEGATED_PRIORITY = 100;
+
+/**
+ * Delegate: the run of a tool another process holds is queued for a worker, which claims it,
+ * runs it under the same timeout and stores it, and waited for; retries are not for a caller who waits.
+ */
+export async function runDelegated(deps: ExecuteDeps, delegate: RunDelegate, req: ExecuteRequest, start: RunStart, timeoutMs: number): Promise<Run> {
+  try {
+    await deps.runs.enqueue(start, DELEGATED_PRIORITY, (tx) => delegate.queue.send(tx, start.id, DELEGATED_PRIORITY, { waited: true }));
+  } catch (err) {
+    return sameKeyRun(deps, req, start, err);
+  }
+  req.onStart?.(start.id);
+  return delegate.wait(start.id, { signal: req.signal, onProgress: req.onProgress, startWithinMs: timeoutMs });
+}
 
 /** How often a waiting instance reads the run's row (its progress, and its end if a notification was missed). */
 export const PROGRESS_POLL_MS = 250;

@@ -22,13 +22,10 @@ export const GET = guarded("/api/users", "GET", async () => {
 export const POST = guarded("/api/users", "POST", async (req, { principal }) => {
   const body = await readJson(req, CreateBody);
   const studio = await getStudio();
-  const user = await studio.users.create(body);
-  await studio.audit.append({
-    actor: principal.actor,
-    action: "user.create",
-    target: user.email,
-    detail: { userId: user.id, role: user.role },
-    from: requestOrigin(req),
+  const from = requestOrigin(req);
+  const user = await studio.users.create(body, {
+    log: studio.audit,
+    entries: (u) => ({ actor: principal.actor, action: "user.create", target: u.email, detail: { userId: u.id, role: u.role }, from }),
   });
   return Response.json({ user }, { status: 201 });
 });

@@ -17,27 +17,31 @@ const PatchBody = z.strictObject({
 export const PATCH = guarded<{ id: string }>("/api/users/[id]", "PATCH", async (req, { params, principal }) => {
   const patch = await readJson(req, PatchBody);
   const studio = await getStudio();
-  const { user, before, changes } = await studio.users.update(params.id, patch);
   const from = requestOrigin(req);
-  if (changes.includes("role")) {
-    await studio.audit.append({
-      actor: principal.actor,
-      action: "user.role",
-      target: user.email,
-      detail: { userId: user.id, from: before.role, to: user.role },
-      from,
-    });
-  }
-  const other = changes.filter((c) => c !== "role");
-  if (other.length) {
-    await studio.audit.append({
-      actor: principal.actor,
-      action: "user.update",
-      target: user.email,
-      detail: { userId: user.id, changed: other, ...(changes.includes("email") ? { previousEmail: before.email } : {}) },
-      from,
-    });
-  }
+  // Its entries commit with the change: a role change apart, the other fields together, never the password itself.
+  const { user, changes } = await studio.users.update(params.id, patch, {
+    log: studio.audit,
+    entries: ({ user, before, changes }) => [
+      ...(changes.includes("role")
+        ? [{ actor: principal.actor, action: "user.role" as const, target: user.email, detail: { userId: user.id, from: before.role, to: user.role }, from }]
+        : []),
+      ...(changes.some((c) => c !== "role")
+        ? [
+            {
+              actor: principal.actor,
+              action: "user.update" as const,
+              target: user.email,
+              detail: {
+                userId: user.id,
+                changed: changes.filter((c) => c !== "role"),
+                ...(changes.includes("email") ? { previousEmail: before.email } : {}),
+              },
+              from,
+            },
+          ]
+        : []),
+    ],
+  });
   // A new password or a lower role takes effect now: the person's other browsers sign in again.
   if (changes.includes("password") || changes.includes("role")) {
     if (principal.userId !== user.id) await studio.users.revokeSessions(user.id);
@@ -47,14 +51,17 @@ export const PATCH = guarded<{ id: string }>("/api/users/[id]", "PATCH", async (
 
 export const DELETE = guarded<{ id: string }>("/api/users/[id]", "DELETE", async (req, { params, principal }) => {
   const studio = await getStudio();
-  const user = await studio.users.remove(params.id);
-  // Their sessions and tokens go with them (cascade): say how many tokens stopped working.
-  await studio.audit.append({
-    actor: principal.actor,
-    action: "user.delete",
-    target: user.email,
-    detail: { userId: user.id, role: user.role, tokensRemoved: user.activeTokens },
-    from: requestOrigin(req),
+  const from = requestOrigin(req);
+  // Their sessions and tokens go with them (cascade): the entry says how many tokens stopped working.
+  const user = await studio.users.remove(params.id, {
+    log: studio.audit,
+    entries: (u) => ({
+      actor: principal.actor,
+      action: "user.delete",
+      target: u.email,
+      detail: { userId: u.id, role: u.role, tokensRemoved: u.activeTokens },
+      from,
+    }),
   });
   return Response.json({ user });
 });

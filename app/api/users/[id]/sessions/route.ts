@@ -9,13 +9,10 @@ export const DELETE = guarded<{ id: string }>("/api/users/[id]/sessions", "DELET
   const studio = await getStudio();
   const user = await studio.users.get(params.id);
   if (!user) throw new HttpError("not_found", `No user with id ${params.id}.`);
-  const count = await studio.users.revokeSessions(user.id);
-  await studio.audit.append({
-    actor: principal.actor,
-    action: "user.sign-out-everywhere",
-    target: user.email,
-    detail: { userId: user.id, sessions: count },
-    from: requestOrigin(req),
+  const from = requestOrigin(req);
+  const count = await studio.users.revokeSessions(user.id, {
+    log: studio.audit,
+    entries: (sessions) => ({ actor: principal.actor, action: "user.sign-out-everywhere", target: user.email, detail: { userId: user.id, sessions }, from }),
   });
   return Response.json({ revoked: count });
 });
