@@ -136,6 +136,9 @@ const RUN_COLUMNS: Record<keyof RunListRow, Column> = {
 
 const COLUMNS = Object.entries(RUN_COLUMNS) as [keyof RunListRow, Column][];
 const BY_SQL = new Map(COLUMNS.map(([field, c]) => [c.sql, { field, ...c }]));
+// Every run's start and end walk these: filtered once, not on each run.
+const START_COLUMNS = COLUMNS.map(([, c]) => c).filter((c) => c.start);
+const OUTCOME_COLUMNS = COLUMNS.map(([, c]) => c).filter((c) => c.outcome);
 
 const CAST: Record<ColumnType, string> = {
   text: "",
@@ -174,15 +177,15 @@ function column(sql: string) {
 
 /** The columns a start writes, from the RunStart. */
 export function startValues(r: RunStart): RunValues {
-  return new Map(COLUMNS.filter(([, c]) => c.start).map(([, c]) => [c.sql, r[c.start!]]));
+  return new Map(START_COLUMNS.map((c) => [c.sql, r[c.start!]]));
 }
 
 /** The columns an outcome writes. */
 export function outcomeValues(o: RunOutcome, since: Date): RunValues {
   const values: RunValues = new Map();
-  for (const [, c] of COLUMNS) {
-    const v = c.outcome?.(o, since);
-    if (c.outcome && v !== KEEP) values.set(c.sql, v);
+  for (const c of OUTCOME_COLUMNS) {
+    const v = c.outcome!(o, since);
+    if (v !== KEEP) values.set(c.sql, v);
   }
   return values;
 }
