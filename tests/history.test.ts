@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RuntimeConfigSchema } from "@/lib/config/schema";
 import { exportRuns } from "@/lib/runs/export";
 import { PresetStore } from "@/lib/runs/presets";
-import { RunStore } from "@/lib/runs/store";
+import { AuditLog, type AuditAction } from "@/lib/audit/log";
+import { RunStore, type PurgeAudit } from "@/lib/runs/store";
 import type { RunOrigin } from "@/lib/runs/types";
 import { createTestDatabase, type TestDatabase } from "./helpers/db";
 
@@ -113,8 +114,21 @@ describe("retention", () => {
     const preview = await runs.purge(retention, { dryRun: true, now });
     expect(preview).toEqual({ dryRun: true, byTool: { add: 11, ext: 5 }, total: 16 });
     expect((await runs.list({ limit: 200 })).runs).toHaveLength(37);
-    const done = await runs.purge(retention, { now });
+    // A purge and its entry are one transaction, on Prisma's and on plain pg's: an entry the log refuses leaves every run in place.
+    const audit = new AuditLog(db.prisma, db.sql);
+    const refused: PurgeAudit = { chain: audit, entryOf: () => ({ actor: "ops", action: "Not An Action" as AuditAction, target: "runs" }) };
+    for (const store of [runs, new RunStore(db.prisma, { sql: db.sql })]) {
+      await expect(store.purge(retention, { now, audited: refused })).rejects.toThrow();
+      expect((await runs.list({ limit: 200 })).runs).toHaveLength(37);
+    }
+    const done = await new RunStore(db.prisma, { sql: db.sql }).purge(retention, {
+      now,
+      audited: { chain: audit, entryOf: (r) => ({ actor: "ops", action: "purge", target: "runs", detail: { ...r } }) },
+    });
     expect(done.total).toBe(16);
+    const [entry] = (await audit.list({ action: "purge", limit: 10 })).entries;
+    expect(entry).toMatchObject({ actor: "ops", target: "runs", detail: { dryRun: false, byTool: { add: 11, ext: 5 }, total: 16 } });
+    expect((await audit.verify()).ok).toBe(true);
     const left = (await runs.list({ tool: "add", limit: 200 })).runs;
     expect(left).toHaveLength(20);
     expect(left.at(-1)!.arguments).toMatchObject({ i: 11 }); // the 20 newest stay

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLog } from "@/lib/audit";
+import { AuditLog, type AuditAction } from "@/lib/audit";
 import { executeTool, type ExecuteDeps } from "@/lib/execution/execute";
 import { diffSignatures, describeChange, parseChanges, signatureOf } from "@/lib/inference/revisions";
 import { ShapeStore, type ShapeRevisionInfo } from "@/lib/inference/store";
@@ -51,17 +51,34 @@ let deps: ExecuteDeps;
 let shapes: ShapeStore;
 let audit: AuditLog;
 const told: ShapeRevisionInfo[] = [];
+/** While set, the log refuses the revision's entry (an action outside its rules). */
+let refuse = false;
+
+const shifter = defineTool({
+  name: "shifter",
+  description: "one output shape",
+  inputSchema: { type: "object", properties: {} } as const,
+  run: async () => structured({ ok: true }),
+});
 
 beforeAll(async () => {
   db = await createTestDatabase();
   const registry = new Registry();
-  registry.addSource({ id: "test", list: () => [drifter] });
+  registry.addSource({ id: "test", list: () => [drifter, shifter] });
   audit = new AuditLog(db.prisma);
   shapes = new ShapeStore(db.prisma, {
     flushDelayMs: 1,
-    onRevision: async (r) => {
-      told.push(r);
-      await audit.append({ actor: "system:inference", action: "shape.change", target: r.toolName, detail: { revision: r.revision, runId: r.runId } });
+    audit: {
+      chain: audit,
+      entryOf: (r) => {
+        told.push(r);
+        return {
+          actor: "system:inference",
+          action: refuse ? ("Not An Action" as AuditAction) : "shape.change",
+          target: r.toolName,
+          detail: { revision: r.revision, runId: r.runId },
+        };
+      },
     },
   });
   deps = { registry, runs: new RunStore(db.prisma), observers: [shapes.observer()] };
@@ -103,6 +120,21 @@ describe("shape revisions", () => {
     expect((await shapes.changedSince(new Date(Date.now() + 60_000))).size).toBe(0);
     const got = await shapes.get("drifter");
     expect(got.revisions?.map((r) => r.revision)).toEqual([2, 1]);
+  });
+
+  it("a revision and its audit entry commit together: an entry the log refuses leaves the samples queued, not lost", async () => {
+    refuse = true;
+    const run = await executeTool(deps, { tool: "shifter", arguments: {}, origin: "api", actor: "tester" });
+    await expect(shapes.flush()).rejects.toThrow(/action must be/);
+    expect(await shapes.revisions("shifter")).toEqual([]);
+    expect(await db.prisma.shapeStats.count({ where: { toolName: "shifter" } })).toBe(0);
+    expect(shapes.pending()).toBeGreaterThan(0);
+    refuse = false;
+    await shapes.flush();
+    expect((await shapes.revisions("shifter")).map((r) => [r.revision, r.runId])).toEqual([[1, run.id]]);
+    const { entries } = await audit.list({ action: "shape.change", target: "shifter" });
+    expect(entries.map((e) => (e.detail as { runId: string }).runId)).toEqual([run.id]);
+    expect((await audit.verify()).ok).toBe(true);
   });
 
   it("a rebuild of a tool without revisions adds revision 1", async () => {

@@ -66,7 +66,8 @@
 //   export         target: what was exported (e.g. "runs"). detail: { format, filter }.
 //   shape.change   target: tool name. actor: "system:inference". detail: { kind, revision, runId,
 //                  samples, changes: [words] } — a tool's observed output shape changed
-//                  (lib/inference/revisions.ts); revision 1 is its first observed shape.
+//                  (lib/inference/revisions.ts); revision 1 is its first observed shape. Written
+//                  in the revision's own transaction (lib/inference/storage.ts, appendIn).
 //   tool.adopt-output-schema  target: runtime tool name. detail: { samples, userId? } — its
 //                  inferred output shape became its declared outputSchema (after the
 //                  "config.change" entry of that save).
@@ -78,7 +79,8 @@
 //                  resource? (the URI or name it named), userId?, tokenId? } — a caller of /api/mcp
 //                  whose role may not use that method (lib/mcp-server/access.ts).
 //   purge          target: what was purged (e.g. "runs"). detail: { retention, ...what was removed }.
-//   purge.preview  a dry run of purge: what would have been removed.
+//   purge.preview  a dry run of purge: what would have been removed. Both commit in the purge's
+//                  own transaction, after its deletes (RunStore.purge, appendIn).
 import { StudioError } from "../errors/errors";
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { canonicalJson, sha256Hex } from "../tools/hash";

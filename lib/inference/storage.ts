@@ -14,7 +14,9 @@
  * recount (its merge then finds it counted) or not (its merge counts it). Locks: the tool's
  * `shape_stats` rows first (in SHAPE_KINDS order), then runs, in every writer.
  */
+import type { AuditAppend, AuditLog } from "../audit/log";
 import { Prisma, type PrismaClient, type ShapeStats } from "../db/generated/client";
+import { prismaSql } from "../db/sql";
 import type { RunStatus } from "../runs/types";
 import { EXECUTED, outputSample, samplesOf, sampleValue, SHAPE_KINDS, type Queued, type ShapeKind } from "./samples";
 import { diffSignatures, parseChanges, signatureOf, type ShapeChange } from "./revisions";
@@ -37,8 +39,17 @@ const REVISED: readonly ShapeKind[] = ["output"];
 
 const REBUILD_PAGE = 500;
 
+/** The audit chain a new revision is written to: its entry commits with the revision, in the merge's transaction. */
+export interface ShapeAudit {
+  chain: Pick<AuditLog, "appendIn">;
+  entryOf(revision: ShapeRevisionInfo): AuditAppend;
+}
+
 export class ShapeStatsStorage {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly audit?: ShapeAudit,
+  ) {}
 
   /**
    * Merges one batch into the rows: `created` when a row had to be created, and the revisions the
@@ -96,6 +107,12 @@ export class ShapeStatsStorage {
           }
           revisions.push(await this.addRevision(tx, tool, kind, runId, merged, first ? [] : changes));
         }
+        // Last, so the chain's lock is held only from here to the commit.
+        if (revisions.length && this.audit)
+          await this.audit.chain.appendIn(
+            prismaSql(tx),
+            revisions.map((r) => this.audit!.entryOf(r)),
+          );
         return { created, revisions };
       },
       { maxWait: 30_000, timeout: 60_000 },

@@ -23,11 +23,11 @@ import { recentViolations, shapesOf, type InferredShapes, type OutputViolation }
 import { SampleQueue } from "./queue";
 import type { Queued, ShapeKind } from "./samples";
 import type { ShapeStatsData } from "./stats";
-import { ShapeStatsStorage, type ShapeRevisionInfo } from "./storage";
+import { ShapeStatsStorage, type ShapeAudit, type ShapeRevisionInfo } from "./storage";
 
 export { SHAPE_KINDS, outputSample, samplesOf, type ShapeKind } from "./samples";
 export type { InferredPart, InferredShapes, OutputViolation } from "./queries";
-export type { ShapeRevisionInfo } from "./storage";
+export type { ShapeAudit, ShapeRevisionInfo } from "./storage";
 
 export interface ShapeStoreOptions {
   /**
@@ -44,13 +44,12 @@ export interface ShapeStoreOptions {
   /** How many recent violating runs `get` lists. */
   violations?: number;
   log?: (message: string, err?: unknown) => void;
-  /** Told of each new revision of a tool's output shape, after it committed (the studio audits it). */
-  onRevision?: (revision: ShapeRevisionInfo) => Promise<unknown> | void;
+  /** The entry each new revision of a tool's output shape commits with (the studio's `shape.change`). */
+  audit?: ShapeAudit;
 }
 
 export class ShapeStore {
-  private readonly opts: Required<Omit<ShapeStoreOptions, "onRevision">>;
-  private readonly onRevision: ShapeStoreOptions["onRevision"];
+  private readonly opts: Required<Omit<ShapeStoreOptions, "audit">>;
   private readonly storage: ShapeStatsStorage;
   private readonly queue: SampleQueue;
 
@@ -65,21 +64,12 @@ export class ShapeStore {
       violations: opts.violations ?? 20,
       log: opts.log ?? ((m, e) => console.error(`[tool-studio] ${m}`, e ?? "")),
     };
-    this.onRevision = opts.onRevision;
-    this.storage = new ShapeStatsStorage(prisma);
+    this.storage = new ShapeStatsStorage(prisma, opts.audit);
     this.queue = new SampleQueue({ write: (tool, batch) => this.write(tool, batch), rowCreated: (tool, batch) => this.rebuildOlder(tool, batch) }, this.opts);
   }
 
   private async write(tool: string, batch: Queued[]): Promise<boolean> {
-    const { created, revisions } = await this.storage.merge(tool, batch);
-    for (const r of revisions) {
-      try {
-        await this.onRevision?.(r);
-      } catch (err) {
-        this.opts.log(`shape revision ${r.revision} of tool "${tool}" could not be reported`, err);
-      }
-    }
-    return created;
+    return (await this.storage.merge(tool, batch)).created;
   }
 
   /** The revisions of a tool's output shape, newest first, each with its schema. */

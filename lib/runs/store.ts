@@ -81,6 +81,12 @@ export interface RunAudit {
   entryOf(run: Run): AuditAppend;
 }
 
+/** The entry a purge commits with (the chain's `purge` or `purge.preview`). */
+export interface PurgeAudit {
+  chain: Pick<AuditLog, "appendIn">;
+  entryOf(report: PurgeReport): AuditAppend;
+}
+
 /** A run's end: the statement that writes its final row, and what must commit with it (the job queue's retry). */
 interface RunEnd {
   write(sql: SqlClient): Promise<RunListRow>;
@@ -394,9 +400,19 @@ export class RunStore {
     return { runs: page.map(toRun), nextCursor };
   }
 
-  /** Applies retention rules (see retention.ts). */
-  purge(retention: RuntimeConfig["retention"], opts: { dryRun?: boolean; now?: Date } = {}): Promise<PurgeReport> {
-    return purgeRuns(this.prisma, retention, opts);
+  /**
+   * Applies retention rules (see retention.ts). `audited`: the purge and its entries are one
+   * transaction, the entries appended after the deletes (appendIn), so the chain's lock is held
+   * only for them and the other appends of the moment do not wait on a long purge.
+   */
+  purge(retention: RuntimeConfig["retention"], opts: { dryRun?: boolean; now?: Date; audited?: PurgeAudit } = {}): Promise<PurgeReport> {
+    const { audited, ...rest } = opts;
+    if (!audited) return purgeRuns(this.sql, retention, rest);
+    return this.sql.transaction(async (tx) => {
+      const report = await purgeRuns(tx, retention, rest);
+      await audited.chain.appendIn(tx, [audited.entryOf(report)], tx.commitWith);
+      return report;
+    });
   }
 
   /** Count, success rate, p50/p95 and a series over time for the runs matching a filter. */

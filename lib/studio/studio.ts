@@ -203,15 +203,23 @@ async function boot(opts: StudioOptions): Promise<Studio> {
   // Tools defined in the config come last: on a name clash the built-in or MCP tool is kept (and reported).
   registry.addSource(createRuntimeSource(config, (listener) => configStore.subscribe(() => listener())));
   const domains = new DomainService({ config, tools: async () => (await registry.snapshot()).tools });
-  // A change of a tool's observed output shape is audited like any other change.
+  // A change of a tool's observed output shape is audited like any other change, in the revision's own transaction.
   const shapes = new ShapeStore(db.prisma, {
-    onRevision: (r) =>
-      audit.append({
+    audit: {
+      chain: audit,
+      entryOf: (r) => ({
         actor: "system:inference",
         action: "shape.change",
         target: r.toolName,
-        detail: { kind: r.kind, revision: r.revision, runId: r.runId, samples: r.samples, changes: r.changes.slice(0, 20).map(describeChange) },
+        detail: {
+          kind: r.kind,
+          revision: r.revision,
+          runId: r.runId,
+          samples: r.samples,
+          changes: r.changes.slice(0, 20).map((c) => describeChange(c).slice(0, 500)),
+        },
       }),
+    },
   });
   const observers: RunObserver[] = [shapes.observer()];
   sweepShapes(shapes);
