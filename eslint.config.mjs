@@ -79,7 +79,7 @@ export default tseslint.config(
   // Process-wide state has one home (lib/process/slots.ts), the only module that touches globalThis.
   {
     files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.{ts,mjs}", "proxy.ts", "instrumentation.ts"],
-    ignores: ["lib/process/slots.ts", "**/*.test.ts"],
+    ignores: ["lib/process/slots.ts", "**/*.test.ts", "**/*.test.tsx"],
     rules: { "no-restricted-globals": ["error", { name: "globalThis", message: "Keep process-wide state in a slot of lib/process/slots.ts (processSlot)." }] },
   },
   // The rooms of the house (docs/ARCHITECTURE.md): lib/ is the core and imports only lib/;
@@ -128,6 +128,19 @@ export default tseslint.config(
       "boundaries/dependencies": [
         "error",
         { default: "disallow", policies: [{ from: { element: { type: "lib" } }, allow: { to: { element: { types: { anyOf: ["lib", "tests"] } } } } }] },
+      ],
+    },
+  },
+  {
+    // A component's test beside it renders it against an in-process studio (tests/helpers/render.tsx).
+    files: ["components/**/*.test.tsx"],
+    rules: {
+      "boundaries/dependencies": [
+        "error",
+        {
+          default: "disallow",
+          policies: [{ from: { element: { type: "components" } }, allow: { to: { element: { types: { anyOf: ["components", "lib", "tests"] } } } } }],
+        },
       ],
     },
   },

@@ -35,7 +35,7 @@ echo "== lint and architecture boundaries"
 npm run -s lint
 echo "== formatting (Prettier; npm run format fixes it)"
 npm run -s format:check
-echo "== unit and integration tests, with lib/ coverage (floors in vitest.config.ts)"
+echo "== unit, integration and component tests, with lib/ and components/ coverage (floors in vitest.config.ts)"
 npx vitest run --coverage
 # Built here, when the sources changed, so Playwright's server start (240 s) only has to serve it.
 echo "== production build"

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Studio } from "@/lib/studio/studio";
 import { createTestDatabase, type TestDatabase } from "./db";
 import { setEnv } from "./env";
+import { routeFetch } from "./route-fetch";
 
 export type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 
@@ -14,6 +15,10 @@ export interface InProcessStudio {
   db: TestDatabase;
   /** Calls a route handler as the admin token's holder. */
   call<P>(handler: Handler<P>, url: string, params: P, init?: { method?: string; body?: object }): Promise<Response>;
+  /** fetch by path to the real route handlers (routeFetch), as the admin token's holder: for components under test. */
+  fetch: typeof fetch;
+  /** The same as the holder of `bearer` (a person's API token): what that person may do, no more. */
+  fetchAs(bearer: string): typeof fetch;
   close(): Promise<void>;
 }
 
@@ -27,6 +32,8 @@ export async function bootStudio(name: string, env: Record<string, string> = {})
   return {
     studio,
     db,
+    fetch: routeFetch({ headers: { authorization: `Bearer ${adminToken}` } }),
+    fetchAs: (bearer) => routeFetch({ headers: { authorization: `Bearer ${bearer}` } }),
     call: (handler, url, params, init = {}) =>
       handler(
         new Request(`http://127.0.0.1${url}`, {
