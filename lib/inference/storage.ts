@@ -115,7 +115,8 @@ export class ShapeStatsStorage {
           );
         return { created, revisions };
       },
-      { maxWait: 30_000, timeout: 60_000 },
+      // READ COMMITTED (the database's default, said here): the chain's head is read after its lock is granted.
+      { maxWait: 30_000, timeout: 60_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
     );
   }
 
