@@ -2,11 +2,15 @@
 // current URL), with fetch going to the real route handlers of an in-process studio (routeFetch).
 // The router records what the component asked of it and moves the URL as Next would; nothing of
 // the studio is replaced.
-import { act, cleanup, render, type RenderResult } from "@testing-library/react";
+import { act, cleanup, configure, render, type RenderResult } from "@testing-library/react";
 import { EventSource as FetchEventSource } from "eventsource";
 import { useState, type ReactElement } from "react";
 import { AppRouterContext, type AppRouterInstance } from "next/dist/shared/lib/app-router-context.shared-runtime";
 import { PathnameContext, SearchParamsContext } from "next/dist/shared/lib/hooks-client-context.shared-runtime";
+
+// What the page waits for goes through a real studio (password hashing, a run, a database write):
+// on two busy cores that is more than Testing Library's default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 export interface TestRouter {
   /** What the component asked for, in order. */
