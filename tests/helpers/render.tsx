@@ -53,7 +53,8 @@ export function renderInApp(ui: ReactElement, opts: AppOptions = {}): RenderResu
   let holding = false;
   const held: string[] = [];
   const go = (href: string) => {
-    current = new URL(href, "http://127.0.0.1").pathname + new URL(href, "http://127.0.0.1").search;
+    const u = new URL(href, "http://127.0.0.1");
+    current = u.pathname + u.search;
     setUrl(current);
   };
   const test: TestRouter = {
