@@ -5,7 +5,18 @@ const nextConfig = {
   // behind it, past their database timeouts. Each route loads on its first request instead.
   experimental: { authInterrupts: true, preloadEntriesOnStart: false },
   // PGlite must load its wasm and data files from node_modules at run time, not from a bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "pg-boss", "json-schema-to-typescript", "json-schema-to-zod"],
+  // The MCP SDK too: the production server's own router (scripts/server.mjs) loads it from there,
+  // and its error classes must be one class each in the process, whichever router served a request.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "pg",
+    "pg-boss",
+    "json-schema-to-typescript",
+    "json-schema-to-zod",
+    "@modelcontextprotocol/client",
+    "@modelcontextprotocol/server",
+  ],
   allowedDevOrigins: ["127.0.0.1"],
   // RJSF imports markdown-to-jsx in every form (a sixth of the tool page's script) for messages
   // with a little inline Markdown: a small renderer of that subset stands in for it, on the server

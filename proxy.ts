@@ -84,13 +84,13 @@ function refuse(status: number, kind: string, message: string, api: boolean) {
 
 // Everything except Next's static files, the files in public/ and UNPROXIED_API.
 //
-// UNPROXIED_API: POST /api/tools/{name}/run, the path every run takes, for names of plain
-// characters (a name with any %-escape still comes here: Next fails on a bad escape in a dynamic
-// segment with a bare 500 before any handler runs, and urlProblem answers it 400). The proxy costs
-// each request Next's middleware machinery (its body copied, a second routing pass): measured
-// 18% of a bare route's throughput (issue 12). That route's handler passes the same door itself
-// (lib/studio/guarded.ts: the URL checks, Host, cross-site writes, who and which role) and
-// refuses its other methods as this proxy would (otherMethods). The matcher must be a literal.
-// In production scripts/server.mjs hands the same paths (and GET /api/tools, also `guarded`) to
-// their handlers before Next's router: keep its RUN_PATH in step with this matcher.
+// UNPROXIED_API: the hot routes that lib/http/fast-path.ts marks `unproxied` (POST
+// /api/tools/{name}/run, the path every run takes), for names of plain characters (a name with any
+// %-escape still comes here: Next fails on a bad escape in a dynamic segment with a bare 500 before
+// any handler runs, and urlProblem answers it 400). The proxy costs each request Next's middleware
+// machinery (its body copied, a second routing pass): measured 18% of a bare route's throughput
+// (issue 12). That route's handler passes the same door itself (lib/studio/guarded.ts: the URL
+// checks, Host, cross-site writes, who and which role) and refuses its other methods as this proxy
+// would (otherMethods). The matcher must be a literal: tests/fast-path.test.ts fails when it and
+// the table disagree. In production scripts/server.mjs serves every hot route before Next's router.
 export const config = { matcher: ["/((?!_next/static|_next/image|icon\\.svg|schemas/|favicon\\.ico|api/tools/[A-Za-z0-9_.-]+/run$).*)"] };

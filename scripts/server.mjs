@@ -1,22 +1,17 @@
 // The production server (`npm run studio` / `npm start` run it through scripts/studio.mjs): Next's
-// own request handler on a plain node:http server, except for the hot routes that are handed to
-// their route handlers directly (issue 12: Next's router costs each request more than a whole
-// captured run's own work).
+// own request handler on a plain node:http server, except for the hot routes of
+// lib/http/fast-path.ts (every run, the tool list, /api/mcp), which this server's own router hands
+// to their handlers before Next's (issue 12: Next's router costs each request more than a whole
+// captured run's own work). Their gzip (the tool list, per ETag) and streams (a run's ndjson, an
+// MCP event stream) are handled here.
 //
-//   POST /api/tools/{name}/run  every run, for tool names of plain characters: the paths proxy.ts
-//                               already skips (UNPROXIED_API there), so nothing else runs for them
-//                               in Next either;
-//   GET  /api/tools             the whole list, which with a big registry is megabytes: its gzip is
-//                               kept per ETag instead of compressed again on every request;
-//   /api/mcp (GET, POST, DELETE) every call an agent makes through the studio (issue 37: through
-//                               Next's router and proxy a tools/call took 1.8x the same run on REST);
-//                               its event streams are passed on as they come.
-//
-// Each handler is `guarded` (lib/studio/guarded.ts): the same door (URL checks, Host, cross-site
-// writes, who and which role) runs inside them whichever way the request arrives. They are loaded
-// from Next's own build (.next/server), through the same module runtime Next uses, so there is one
-// studio, one registry and one set of runs in flight per process. Everything else, and every other
-// method on those paths, goes to Next unchanged; `next dev` serves all of it through Next.
+// The handlers are the route files Next serves, bundled with our own code at build time
+// (scripts/build-fast-routes.mjs, no framework internals); every process-wide value they use
+// (the studio, its registry, the runs in flight) is in lib/process/slots.ts, so this bundle and
+// Next's routes share one studio per process. Each handler is `guarded` (lib/studio/guarded.ts):
+// the same door (URL checks, Host, cross-site writes, who and which role) runs inside them
+// whichever way the request arrives. Everything else goes to Next unchanged; `next dev` serves all
+// of it through Next.
 /* global Headers, Request, AbortController -- Node 20 has them; the lint config knows only node:* globals in .mjs scripts */
 import http from "node:http";
 import path from "node:path";
@@ -46,17 +41,13 @@ const app = next({ dev: false, dir: root, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-/** A route handler from the build, as Next itself loads it. */
-async function routeHandler(route, method) {
-  const mod = require(path.join(root, ".next", "server", "app", ...route.split("/"), "route.js"));
-  await mod.routeModule.ensureUserland();
-  const fn = mod.routeModule.userland[method];
-  if (typeof fn !== "function") throw new Error(`the build has no ${method} handler for /${route}`);
-  return fn;
+// Built by scripts/build-fast-routes.mjs with the rest of the build (scripts/studio.mjs).
+const fast = await import(path.join(root, ".next", "studio", "fast-routes.mjs"));
+for (const route of fast.FAST_ROUTES) {
+  for (const method of route.methods)
+    if (typeof fast.HANDLERS[route.pattern]?.[method] !== "function")
+      throw new Error(`the fast-route bundle has no ${method} handler for ${route.pattern}: rebuild (npm run build)`);
 }
-const runTool = await routeHandler("api/tools/[name]/run", "POST");
-const listTools = await routeHandler("api/tools", "GET");
-const mcp = Object.fromEntries(await Promise.all(["GET", "POST", "DELETE"].map(async (m) => [m, await routeHandler("api/mcp", m)])));
 
 // The headers next.config.mjs sets on every path are set here too. A rule for other paths would be
 // skipped by the fast path without a word, so it stops the start instead.
@@ -67,11 +58,6 @@ for (const rule of (await nextConfig.headers?.()) ?? []) {
     throw new Error(`scripts/server.mjs applies only header rules for "/:path*"; add support for ${JSON.stringify(rule.source)} here`);
   configHeaders.push(...rule.headers.map((h) => [h.key.toLowerCase(), h.value]));
 }
-
-// The same as proxy.ts's matcher leaves out: names of plain characters only.
-const RUN_PATH = /^\/api\/tools\/([A-Za-z0-9_.-]+)\/run(?:\?|$)/;
-const LIST_PATH = /^\/api\/tools(?:\?|$)/;
-const MCP_PATH = /^\/api\/mcp(?:\?|$)/;
 
 /**
  * Bodies declared this small are read whole before the handler sees them: a web stream over the
@@ -220,13 +206,10 @@ const PEER_HEADER = "x-studio-peer";
 
 const server = http.createServer((req, res) => {
   req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
-  const url = req.url ?? "/";
-  let run;
-  let work;
-  if (req.method === "POST" && (run = RUN_PATH.exec(url))) work = direct(req, res, runTool, { name: run[1] });
-  else if (req.method === "GET" && LIST_PATH.test(url)) work = direct(req, res, listTools, {}, { cacheKey: "/api/tools" });
-  else if (mcp[req.method] && MCP_PATH.test(url)) work = direct(req, res, mcp[req.method], {});
-  else work = handle(req, res);
+  const hot = fast.matchFastRoute(req.method, req.url ?? "/");
+  const work = hot
+    ? direct(req, res, fast.HANDLERS[hot.route.pattern][req.method], hot.params, { cacheKey: hot.route.gzipByEtag ? hot.route.pattern : undefined })
+    : handle(req, res);
   Promise.resolve(work).catch((err) => fail(res, err));
 });
 // Longer than the clients' pools keep an idle socket (undici's 4 s, Chromium's 5 min is capped by

@@ -26,10 +26,10 @@ function newestMtime(dir) {
 
 function buildIsStale() {
   const stamp = path.join(root, ".next", "BUILD_ID");
-  if (!existsSync(stamp)) return true;
+  if (!existsSync(stamp) || !existsSync(path.join(root, ".next", "studio", "fast-routes.mjs"))) return true;
   const built = statSync(stamp).mtimeMs;
   const sources = ["app", "components", "lib", "public", "prisma"].map((d) => newestMtime(path.join(root, d)));
-  const files = ["next.config.mjs", "package.json", "postcss.config.mjs", "proxy.ts", "instrumentation.ts"].map((f) =>
+  const files = ["next.config.mjs", "package.json", "postcss.config.mjs", "proxy.ts", "instrumentation.ts", "scripts/fast-routes.ts"].map((f) =>
     existsSync(path.join(root, f)) ? statSync(path.join(root, f)).mtimeMs : 0,
   );
   return Math.max(...sources, ...files) > built;
@@ -53,6 +53,7 @@ if (!existsSync(path.join(root, "node_modules"))) {
 if (!args.has("--no-build") && buildIsStale()) {
   console.log("Building the studio…");
   run(bin("next"), ["build"]);
+  run(process.execPath, [path.join(root, "scripts", "build-fast-routes.mjs")]);
 }
 // The test script builds first, outside Playwright's server start timeout.
 if (args.has("--build-only")) process.exit(0);

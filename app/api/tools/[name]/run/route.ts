@@ -12,7 +12,7 @@ import { getStudio } from "@/lib/studio/studio";
 
 export const dynamic = "force-dynamic";
 
-// proxy.ts skips this route (the hot path, see UNPROXIED_API there): the other methods are refused here, in the proxy's words.
+// proxy.ts skips this route (a hot path marked `unproxied` in lib/http/fast-path.ts, see UNPROXIED_API there): the other methods are refused here, in the proxy's words.
 export const { GET, PUT, PATCH, DELETE } = otherMethods("/api/tools/[name]/run");
 
 const RunBody = z.strictObject({
