@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog, runAudit, type AuditAction } from "@/lib/audit";
 import { issueFirstAdminLink, redeemFirstAdminLink } from "@/lib/auth/first-admin";
-import type { AuthEvent } from "@/lib/auth/better-auth";
+import { authAuditEntry, type AuthAudit } from "@/lib/auth/audited-sessions";
 import { authSecret, Identity } from "@/lib/auth/identity";
 import { UserAdmin } from "@/lib/auth/users";
 import { executeTool } from "@/lib/execution/execute";
@@ -21,10 +21,11 @@ let users: UserAdmin;
 const BASE = "http://127.0.0.1:3999";
 const headers = (h: Record<string, string> = {}) => new Headers({ host: "127.0.0.1:3999", origin: BASE, ...h });
 
-const auditEvent = async (e: AuthEvent) => {
-  const action = (e.type === "password-change" ? "user.password-change" : `auth.${e.type}`) as AuditAction;
-  await audit.append({ actor: "email" in e && e.email ? e.email : "anonymous", action, detail: e });
-};
+/** As the studio wires them (lib/studio/studio.ts): changes with their writes, a failed sign-in alone. */
+const audited = () => ({
+  audit: { chain: audit, entryOf: authAuditEntry } satisfies AuthAudit,
+  onSignInFailed: async (e: Parameters<typeof authAuditEntry>[0]) => void (await audit.append(authAuditEntry(e))),
+});
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -37,7 +38,7 @@ beforeAll(async () => {
     trustedOrigins: [BASE],
     oidc: () => null,
     signInLimit: { max: 3, window: 60 },
-    onEvent: auditEvent,
+    ...audited(),
   });
   users = new UserAdmin(
     db.prisma,
@@ -48,6 +49,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.drop();
 });
+
+/** Another Identity on the same database, with a per-address limit that the test does not reach. */
+const roomyIdentity = async (more: Partial<ConstructorParameters<typeof Identity>[0]>) =>
+  new Identity({
+    prisma: db.prisma,
+    env: {},
+    secret: await authSecret(db.prisma, {}),
+    baseURL: BASE,
+    trustedOrigins: [BASE],
+    oidc: () => null,
+    signInLimit: { max: 100, window: 60 },
+    ...more,
+  });
 
 /**
  * A password sign-in as the route serves it (Identity.handle), from `addr`: the socket peer, as
@@ -116,7 +130,7 @@ describe("people and sessions", () => {
     const { entries } = await audit.list({ limit: 10 });
     const actions = entries.map((e) => [e.action, e.actor]);
     expect(actions).toContainEqual(["auth.sign-in", "rita@example.com"]);
-    expect(actions).toContainEqual(["auth.sign-in.failed", "rita@example.com"]);
+    expect(actions).toContainEqual(["auth.sign-in-failed", "rita@example.com"]);
     expect(JSON.stringify(entries)).not.toContain("wrong password");
   });
 
@@ -201,25 +215,72 @@ describe("people and sessions", () => {
       // … and one that prepends its own claim is still counted as the address the proxy saw.
       for (let i = 0; i < 3; i++) await signIn("slow@example.com", "nope-nope", "10.50.0.1", { "x-forwarded-for": `6.6.6.${i}, 203.0.113.77` });
       expect((await signIn("slow@example.com", "nope-nope", "10.50.0.1", { "x-forwarded-for": "6.6.6.99, 203.0.113.77" })).status).toBe(429);
-      const { entries } = await audit.list({ action: "auth.sign-in.failed", limit: 1 });
-      expect(entries[0]!.detail).toMatchObject({ ip: "203.0.113.77" });
+      const { entries } = await audit.list({ action: "auth.sign-in-failed", limit: 1 });
+      expect(entries[0]!.from).toMatch(/^addr 203\.0\.113\.77(;|$)/);
     } finally {
       delete process.env.STUDIO_TRUSTED_PROXIES;
     }
   });
 
+  it("a sign-in, a sign-out and a password change commit with their entries: an entry the log refuses leaves the session or password as it was", async () => {
+    let refuse = false;
+    const strict = await roomyIdentity({
+      audit: { chain: audit, entryOf: (e) => (refuse ? { actor: "x", action: "Not An Action" as AuditAction } : authAuditEntry(e)) },
+    });
+    const ulla = await users.create({ email: "ulla@example.com", password: "ulla-password-1", role: "viewer" });
+    const sessions = () => db.prisma.session.count({ where: { userId: ulla.id } });
+    const logged = async (action: AuditAction) =>
+      (await audit.list({ action, limit: 200 })).entries.filter((e) => (e.detail as { userId?: string }).userId === ulla.id);
+    const post = (path: string, cookie: string, body: object = {}) =>
+      strict.handle(
+        new Request(`${BASE}/api/auth/${path}`, {
+          method: "POST",
+          // An address of its own: better-auth allows 3 password changes per 10 s per address.
+          headers: headers({ cookie, "content-type": "application/json", "x-studio-peer": "10.88.1.1" }),
+          body: JSON.stringify(body),
+        }),
+      );
+
+    // Sign-in: refused, no session was made; audited, the session and its entry are both there.
+    refuse = true;
+    const lost = await signIn("ulla@example.com", "ulla-password-1", "10.88.0.1", {}, strict);
+    expect(lost.status).toBeGreaterThanOrEqual(400);
+    expect(lost.cookie).toBeNull();
+    expect(await sessions()).toBe(0);
+    refuse = false;
+    const kept = await signIn("ulla@example.com", "ulla-password-1", "10.88.0.2", { "user-agent": "probe/1" }, strict);
+    expect(kept.status).toBe(200);
+    expect(await sessions()).toBe(1);
+    expect(await logged("auth.sign-in")).toMatchObject([{ actor: "ulla@example.com", detail: { method: "password" }, from: "addr 10.88.0.2; ua probe/1" }]);
+
+    // Sign-out: refused, the session is still live and nothing is logged (better-auth answers a
+    // sign-out whose delete failed as done, as it does for any database failure there); audited, it ends with its entry.
+    refuse = true;
+    await post("sign-out", kept.cookie!);
+    expect((await strict.identify(headers({ cookie: kept.cookie! }))).principal).toMatchObject({ userId: ulla.id });
+    expect(await logged("auth.sign-out")).toHaveLength(0);
+    refuse = false;
+    expect((await post("sign-out", kept.cookie!)).status).toBe(200);
+    expect((await strict.identify(headers({ cookie: kept.cookie! }))).principal).toBeNull();
+    expect(await logged("auth.sign-out")).toHaveLength(1);
+
+    // A password change: refused, the old password still signs in; audited, the new one does.
+    const again = await signIn("ulla@example.com", "ulla-password-1", "10.88.0.3", {}, strict);
+    refuse = true;
+    const change = { currentPassword: "ulla-password-1", newPassword: "ulla-password-2" };
+    expect((await post("change-password", again.cookie!, change)).status).toBeGreaterThanOrEqual(400);
+    refuse = false;
+    expect((await signIn("ulla@example.com", "ulla-password-1", "10.88.0.4", {}, strict)).status).toBe(200);
+    expect(await logged("user.password-change")).toHaveLength(0);
+    expect((await post("change-password", again.cookie!, change)).status).toBe(200);
+    expect((await signIn("ulla@example.com", "ulla-password-2", "10.88.0.5", {}, strict)).status).toBe(200);
+    expect(await logged("user.password-change")).toHaveLength(1);
+    expect((await audit.verify()).ok).toBe(true);
+  });
+
   it("wrong passwords slow down their own address only: the owner signs in from another, the guesser waits (Retry-After, doubling)", async () => {
     // A roomy per-address limit, so what answers 429 here is the per-account-and-address backoff.
-    const roomy = new Identity({
-      prisma: db.prisma,
-      env: {},
-      secret: await authSecret(db.prisma, {}),
-      baseURL: BASE,
-      trustedOrigins: [BASE],
-      oidc: () => null,
-      signInLimit: { max: 100, window: 60 },
-      onEvent: auditEvent,
-    });
+    const roomy = await roomyIdentity(audited());
     await users.create({ email: "target@example.com", password: "the-real-password", role: "viewer" });
     const attacker = "10.66.0.1";
     const statuses: number[] = [];
@@ -239,11 +300,9 @@ describe("people and sessions", () => {
     await new Promise((r) => setTimeout(r, 1000 * Number(slowed.retryAfter) + 50));
     expect((await signIn("target@example.com", "guess-6", attacker, {}, roomy)).status).toBe(401);
     expect(await signIn("target@example.com", "guess-7", attacker, {}, roomy)).toMatchObject({ status: 429, retryAfter: "2" });
-    const { entries } = await audit.list({ action: "auth.sign-in.failed", limit: 3 });
-    expect(entries[0]).toMatchObject({
-      actor: "target@example.com",
-      detail: { reason: "too many failed sign-ins for this account from this address", ip: attacker },
-    });
+    const { entries } = await audit.list({ action: "auth.sign-in-failed", limit: 3 });
+    expect(entries[0]).toMatchObject({ actor: "target@example.com", detail: { reason: "too many failed sign-ins for this account from this address" } });
+    expect(entries[0]!.from).toMatch(new RegExp(`^addr ${attacker.replaceAll(".", "\\.")}(;|$)`));
   });
 
   it("/api/auth/* has the body limit of every route: 413 in the one error shape, declared or not", async () => {

@@ -232,6 +232,37 @@ describe("OAuth for a remote MCP server", () => {
     expect((await row()).client).toBe(client);
   }, 30_000);
 
+  it("tokens are stored and forgotten with their entries: an entry the log refuses leaves the tokens as they were", async () => {
+    // `from` that is no text: the log refuses the entry (AuditInputError), after the provider answered.
+    // eslint-disable-next-line no-restricted-syntax -- a value no caller's types allow is the log's refusal under test
+    const refused = { ...who, from: 5 as unknown as string };
+    const count = async (action: string) => (await audit.list({ action, limit: 500 })).entries.length;
+    const before = (await row()).tokens;
+    const [ins, outs] = [await count("server.oauth.signin"), await count("server.oauth.signout")];
+    expect(before).toBeTruthy();
+
+    await expect(serverSignOut(deps, "secure", refused)).rejects.toThrow(/from must be a string/);
+    expect((await row()).tokens).toBe(before);
+    // A refresh the provider granted, and a code it exchanged: neither is kept without its entry.
+    await expect(beginServerSignIn(deps, "secure", refused)).rejects.toThrow(/from must be a string/);
+    expect((await row()).tokens).toBe(before);
+    expect([await count("server.oauth.signin"), await count("server.oauth.signout")]).toEqual([ins, outs]);
+    // Audited, the sign-out forgets them with its entry; then a code exchanged, refused: still none kept.
+    await serverSignOut(deps, "secure", who);
+    expect((await row()).tokens).toBeNull();
+    await expect(completeServerSignIn(deps, "secure", await signInTrip(), refused)).rejects.toThrow(/from must be a string/);
+    expect((await row()).tokens).toBeNull();
+    expect([await count("server.oauth.signin"), await count("server.oauth.signout")]).toEqual([ins, outs + 1]);
+
+    // Audited, the new tokens are kept with their entry, and the server answers with them.
+    await completeServerSignIn(deps, "secure", await signInTrip(), who);
+    expect((await row()).tokens).toBeTruthy();
+    expect(await count("server.oauth.signin")).toBe(ins + 1);
+    await mcp.connection("secure")!.waitFor((st) => st.state === "connected", 15_000);
+    expect((await whoami()).content).toEqual([{ type: "text", text: "signed in as alice" }]);
+    expect((await audit.verify()).ok).toBe(true);
+  }, 30_000);
+
   it("a call whose expired token cannot be refreshed any more fails as permission_denied and the server needs a sign-in", async () => {
     expect(mcp.state("secure")?.state).toBe("connected");
     // The tokens are gone from the database (revoked elsewhere): once the access token expires, nothing gets past the 401.

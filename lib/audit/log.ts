@@ -45,6 +45,9 @@
 //                  client? }, written with the run (runEntry, lib/audit/observer.ts). actor: the caller.
 //   auth.sign-in, auth.sign-in-failed, auth.sign-out, auth.sign-out-everywhere
 //                  target: the email. detail: { userId, method } / { reason } (never a password).
+//                  A sign-in commits with its session, a sign-out with the session's delete, a
+//                  password change with the new hash (lib/auth/audited-sessions.ts, appendIn); a
+//                  failed sign-in changes nothing and is appended alone.
 //   token.create, token.revoke   target: the token's name. detail: { tokenId, role, expiresAt, owner }.
 //   user.create, user.update, user.role, user.delete, user.sign-out-everywhere, user.password-change
 //                  target: the person's email. detail: { userId, from/to role, changed fields }.
@@ -62,7 +65,8 @@
 //   server.oauth.signin   target: the MCP server's name. detail: { url, refreshed? } — an admin
 //                  signed the studio in to the server (OAuth); never a token, code or verifier.
 //   server.oauth.signout  target: the MCP server's name. detail: { url, hadTokens } — its
-//                  tokens were forgotten.
+//                  tokens were forgotten. Both commit with the tokens they store or forget
+//                  (lib/servers/oauth.ts, appendWith).
 //   export         target: what was exported (e.g. "runs"). detail: { format, filter }.
 //   shape.change   target: tool name. actor: "system:inference". detail: { kind, revision, runId,
 //                  samples, changes: [words] } — a tool's observed output shape changed

@@ -2,12 +2,13 @@
 import "server-only";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins";
 import type { PrismaClient } from "../db/generated/client";
 import { addressKey } from "../http/client-address";
 import { stringProblem } from "../http/input";
 import type { Role } from "./roles";
+import { auditedAuthClient, type AuthAudit } from "./audited-sessions";
 
 /**
  * Accounts and sessions are better-auth's (password hashing with scrypt, sessions in the
@@ -25,7 +26,7 @@ export interface OidcSettings {
   defaultRole: Role;
 }
 
-/** What the audit log hears from sign-in and sign-out. */
+/** What the audit log hears from sign-in and sign-out: the changes with their writes (AuthAudit), a failed sign-in alone. */
 export type AuthEvent =
   | { type: "sign-in"; userId: string; email: string; method: "password" | "sso"; ip: string | null; userAgent: string | null }
   | { type: "sign-in.failed"; email: string | null; reason: string; ip: string | null; userAgent: string | null }
@@ -44,7 +45,10 @@ export interface AuthOptions {
   signInLimit?: { max: number; window: number };
   /** Password attempts on one account from one address before each next one waits (SIGN_IN_BACKOFF). */
   accountBackoff?: SignInBackoff;
-  onEvent?: (e: AuthEvent) => void | Promise<void>;
+  /** Sign-ins, sign-outs and password changes: each entry commits with the write (lib/auth/audited-sessions.ts). */
+  audit?: AuthAudit;
+  /** A sign-in that did not happen changes nothing: its entry is appended on its own. */
+  onSignInFailed?: (e: Extract<AuthEvent, { type: "sign-in.failed" }>) => void | Promise<void>;
 }
 
 export const OIDC_PROVIDER_ID = "oidc";
@@ -61,11 +65,11 @@ export function createAuth(o: AuthOptions) {
   const limit = o.signInLimit ?? { max: 10, window: 60 };
   const backoff = o.accountBackoff ?? SIGN_IN_BACKOFF;
   const attempts = signInAttempts(o.prisma, backoff);
-  const emit = async (e: AuthEvent) => {
+  const emit = async (e: Extract<AuthEvent, { type: "sign-in.failed" }>) => {
     try {
-      await o.onEvent?.(e);
+      await o.onSignInFailed?.(e);
     } catch (err) {
-      console.error("[tool-studio] could not record an auth event", err);
+      console.error("[tool-studio] could not record a failed sign-in", err);
     }
   };
   const who = (headers: Headers | undefined) => ({
@@ -78,7 +82,7 @@ export function createAuth(o: AuthOptions) {
     basePath: "/api/auth",
     secret: o.secret,
     trustedOrigins: o.trustedOrigins,
-    database: prismaAdapter(o.prisma, { provider: "postgresql", transaction: true }),
+    database: prismaAdapter(o.audit ? auditedAuthClient(o.prisma, o.audit, who) : o.prisma, { provider: "postgresql", transaction: true }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 256 },
     user: { additionalFields: { role: { type: "string", required: false, defaultValue: "viewer", input: false } } },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
@@ -132,35 +136,15 @@ export function createAuth(o: AuthOptions) {
               { "Retry-After": String(wait), "X-Retry-After": String(wait) },
             );
           }
-          return;
         }
-        if (ctx.path !== "/sign-out" && ctx.path !== "/revoke-sessions") return;
-        const session = await getSessionFromCtx(ctx).catch(() => null);
-        if (session)
-          await emit({
-            type: "sign-out",
-            userId: session.user.id,
-            email: session.user.email,
-            everywhere: ctx.path === "/revoke-sessions",
-            ...who(ctx.headers),
-          });
       }),
       after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/change-password") {
-          const session = ctx.context.session;
-          if (session && !(ctx.context.returned instanceof APIError)) {
-            await emit({ type: "password-change", userId: session.user.id, email: session.user.email, ...who(ctx.headers) });
-          }
-          return;
-        }
         const isPassword = ctx.path === "/sign-in/email";
         if (!isPassword && !ctx.path.startsWith("/callback/")) return;
         const created = ctx.context.newSession;
         if (isPassword && created) await attempts.succeeded(emailOf(ctx.body), who(ctx.headers).ip);
-        if (created) {
-          await emit({ type: "sign-in", userId: created.user.id, email: created.user.email, method: isPassword ? "password" : "sso", ...who(ctx.headers) });
-          return;
-        }
+        // A sign-in's entry committed with its session (audited-sessions.ts).
+        if (created) return;
         const returned = ctx.context.returned;
         if (returned instanceof APIError || isPassword) {
           const email = isPassword && typeof ctx.body?.email === "string" ? ctx.body.email.slice(0, 200) : null;

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../db/generated/client";
 import { clientAddress } from "../http/client-address";
 import { readBody, toErrorResponse } from "../http/http";
-import { CLIENT_ADDRESS_HEADER, createAuth, type AuthEvent, type OidcSettings, type SignInBackoff, type StudioAuth } from "./better-auth";
+import type { AuthAudit } from "./audited-sessions";
+import { CLIENT_ADDRESS_HEADER, createAuth, type AuthOptions, type OidcSettings, type SignInBackoff, type StudioAuth } from "./better-auth";
 import { ADMIN_TOKEN_ACTOR, MCP_TOKEN_ACTOR, type Identification, type Principal } from "./principal";
 import { asRole } from "./roles";
 import { bearerToken, sameSecret } from "./secret-compare";
@@ -35,7 +36,9 @@ export interface IdentityOptions {
   oidc: () => OidcSettings | null;
   signInLimit?: { max: number; window: number };
   signInBackoff?: SignInBackoff;
-  onEvent?: (e: AuthEvent) => void | Promise<void>;
+  /** Sign-ins, sign-outs and password changes, each committed with its write; a failed sign-in alone. */
+  audit?: AuthAudit;
+  onSignInFailed?: AuthOptions["onSignInFailed"];
 }
 
 export class Identity {
@@ -61,7 +64,8 @@ export class Identity {
           oidc,
           signInLimit: this.o.signInLimit,
           accountBackoff: this.o.signInBackoff,
-          onEvent: this.o.onEvent,
+          audit: this.o.audit,
+          onSignInFailed: this.o.onSignInFailed,
         }),
       };
     }

@@ -1,6 +1,6 @@
-import type { AuditLog } from "../audit/log";
+import type { AuditAppend, AuditLog } from "../audit/log";
 import type { McpServerConfig } from "../mcp/connection";
-import { finishSignIn, oauthTarget, signOut, startSignIn, type CallbackParams, type OAuthDeps } from "../mcp/oauth";
+import { finishSignIn, oauthTarget, signOut, startSignIn, type CallbackParams, type HeldTokens, type OAuthDeps } from "../mcp/oauth";
 import type { McpView } from "../mcp/source";
 
 /**
@@ -30,25 +30,37 @@ const find = (deps: Pick<ServerOAuthDeps, "servers">, name: string) => deps.serv
 
 export async function beginServerSignIn(deps: ServerOAuthDeps, name: string, who: Who): Promise<{ authorizationUrl: string } | { authorized: true }> {
   const result = await startSignIn(deps.oauth, find(deps, name), name, who.actor);
-  if ("authorized" in result) {
-    // The kept tokens could be refreshed: no browser trip was needed.
-    await audited(deps, "server.oauth.signin", name, who, { refreshed: true });
-    await reconnect(deps, name);
-  }
-  return result;
+  if (!("authorized" in result)) return result;
+  // The kept tokens could be refreshed: no browser trip was needed.
+  await signedIn(deps, name, who, result.tokens, { refreshed: true });
+  await reconnect(deps, name);
+  return { authorized: true };
 }
 
 export async function completeServerSignIn(deps: ServerOAuthDeps, name: string, params: CallbackParams, who: Who): Promise<void> {
-  await finishSignIn(deps.oauth, find(deps, name), name, params, who.actor);
-  await audited(deps, "server.oauth.signin", name, who, {});
+  const tokens = await finishSignIn(deps.oauth, find(deps, name), name, params, who.actor);
+  await signedIn(deps, name, who, tokens, {});
   await reconnect(deps, name);
 }
 
 export async function serverSignOut(deps: ServerOAuthDeps, name: string, who: Who): Promise<{ signedOut: boolean }> {
-  const hadTokens = await signOut(deps.oauth, find(deps, name), name);
-  await audited(deps, "server.oauth.signout", name, who, { hadTokens });
+  // The tokens are forgotten with the entry, or not at all.
+  const hadTokens = await deps.audit.appendWith(
+    (tx) => signOut({ store: deps.oauth.store.in(tx) }, find(deps, name), name),
+    (had) => entry(deps, "server.oauth.signout", name, who, { hadTokens: had }),
+  );
   await reconnect(deps, name);
   return { signedOut: hadTokens };
+}
+
+/** The sign-in's tokens stored with its entry, in one transaction: no tokens kept without their "server.oauth.signin". */
+async function signedIn(deps: ServerOAuthDeps, name: string, who: Who, held: HeldTokens | null, detail: Record<string, unknown>): Promise<void> {
+  await deps.audit.appendWith(
+    async (tx) => {
+      if (held) await deps.oauth.store.in(tx).saveTokens(held.target, held.tokens);
+    },
+    () => entry(deps, "server.oauth.signin", name, who, detail),
+  );
 }
 
 /** Whether tokens are kept for the server (never the tokens); false for servers without OAuth. */
@@ -58,22 +70,22 @@ export async function serverSignedIn(deps: Pick<ServerOAuthDeps, "oauth" | "serv
   return deps.oauth.store.signedIn(oauthTarget(server, name));
 }
 
-async function audited(
+function entry(
   deps: ServerOAuthDeps,
   action: "server.oauth.signin" | "server.oauth.signout",
   name: string,
   who: Who,
   detail: Record<string, unknown>,
-): Promise<void> {
+): AuditAppend {
   const server = find(deps, name);
   const url = server?.transport === "http" ? server.url : undefined;
-  await deps.audit.append({
+  return {
     actor: who.actor,
     action,
     target: name,
     detail: { url, ...(who.userId ? { userId: who.userId } : {}), ...detail },
     from: who.from,
-  });
+  };
 }
 
 /** Connects the server afresh here (with the new tokens, or without), waiting a moment for the outcome. */

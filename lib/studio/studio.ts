@@ -31,7 +31,8 @@ import { PresetStore } from "../runs/presets";
 import { Registry } from "../registry/registry";
 import { RunStore } from "../runs/store";
 import { createRuntimeSource } from "../runtime-tools";
-import type { AuthEvent, OidcSettings } from "../auth/better-auth";
+import type { OidcSettings } from "../auth/better-auth";
+import { authAuditEntry } from "../auth/audited-sessions";
 import { authSecret, Identity, identityEnvFrom, publicBaseUrl, trustedOrigins } from "../auth/identity";
 import { UserAdmin } from "../auth/users";
 import type { RuntimeConfig } from "../config/schema";
@@ -231,7 +232,8 @@ async function boot(opts: StudioOptions): Promise<Studio> {
     trustedOrigins: trustedOrigins(),
     oidc: () => oidcSettings(config()),
     signInLimit: signInLimitFromEnv(),
-    onEvent: (e) => auditAuthEvent(audit, e),
+    audit: { chain: audit, entryOf: authAuditEntry },
+    onSignInFailed: async (e) => void (await audit.append(authAuditEntry(e))),
   });
   const users = new UserAdmin(
     db.prisma,
@@ -346,25 +348,6 @@ function warnOnce(message: string): void {
 function signInLimitFromEnv(env: Record<string, string | undefined> = process.env): { max: number; window: number } {
   const m = env.STUDIO_SIGNIN_RATE_LIMIT?.match(/^\s*(\d+)\s*\/\s*(\d+)\s*$/);
   return m ? { max: Number(m[1]), window: Number(m[2]) } : { max: 10, window: 60 };
-}
-
-/** Sign-in, failed sign-in and sign-out go into the audit log (never a password, never a token). */
-async function auditAuthEvent(audit: AuditLog, e: AuthEvent): Promise<void> {
-  const from = [e.ip ? `addr ${e.ip}` : "local", e.userAgent ? `ua ${e.userAgent.slice(0, 120)}` : null].filter(Boolean).join("; ");
-  if (e.type === "sign-in")
-    await audit.append({ actor: e.email, action: "auth.sign-in", target: e.email, detail: { userId: e.userId, method: e.method }, from });
-  else if (e.type === "sign-in.failed")
-    await audit.append({ actor: e.email ?? "anonymous", action: "auth.sign-in-failed", target: e.email, detail: { reason: e.reason.slice(0, 300) }, from });
-  else if (e.type === "password-change")
-    await audit.append({ actor: e.email, action: "user.password-change", target: e.email, detail: { userId: e.userId }, from });
-  else
-    await audit.append({
-      actor: e.email,
-      action: e.everywhere ? "auth.sign-out-everywhere" : "auth.sign-out",
-      target: e.email,
-      detail: { userId: e.userId },
-      from,
-    });
 }
 
 /** Who a run is attributed to until login exists: the local user of the machine. */

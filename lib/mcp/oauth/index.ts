@@ -10,6 +10,7 @@ export {
   signOut,
   startSignIn,
   type CallbackParams,
+  type HeldTokens,
   type OAuthDeps,
   type OAuthServer,
 } from "./signin";

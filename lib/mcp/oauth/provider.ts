@@ -18,6 +18,11 @@ export interface StudioOAuthOptions {
   state?: string;
   /** Callback: the PKCE verifier kept with the flow. */
   verifier?: string;
+  /**
+   * A person's sign-in: the tokens the SDK obtains are held here (`heldTokens`), not written, so
+   * that the caller stores them with their audit entry in one transaction (lib/servers/oauth.ts).
+   */
+  holdTokens?: boolean;
 }
 
 /** The OAuth client name the studio registers under (dynamic client registration). */
@@ -45,6 +50,8 @@ export class StudioOAuthProvider implements OAuthClientProvider {
   authorizationUrl?: URL;
   /** The PKCE verifier of the authorization URL above. */
   pendingVerifier?: string;
+  /** The tokens obtained when `holdTokens` is set, for the caller to store. */
+  heldTokens?: StoredOAuthTokens;
   /** The last tokens read or saved, for the per-request read; `null` once read as none. */
   private cached?: StoredOAuthTokens | null;
 
@@ -94,6 +101,7 @@ export class StudioOAuthProvider implements OAuthClientProvider {
    * flow (after a 401): read again, as another instance may have refreshed them meanwhile.
    */
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    if (this.heldTokens) return this.heldTokens;
     if (!ctx && this.cached !== undefined) return this.cached ?? undefined;
     const tokens = await this.store.tokens(this.target);
     this.cached = tokens ?? null;
@@ -101,7 +109,8 @@ export class StudioOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    await this.store.saveTokens(this.target, tokens);
+    if (this.opts.holdTokens) this.heldTokens = tokens;
+    else await this.store.saveTokens(this.target, tokens);
     this.cached = tokens;
   }
 

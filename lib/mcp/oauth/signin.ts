@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { auth, type FetchLike } from "@modelcontextprotocol/client";
 import { OAuthFetchGuard } from "./fetch-guard";
 import { StudioOAuthProvider, redirectUrlFor } from "./provider";
+import type { StoredOAuthTokens } from "@modelcontextprotocol/client";
 import type { OAuthStore, OAuthTarget } from "./store";
 
 /** An HTTP MCP server entry of the config, as far as OAuth needs it. */
@@ -60,17 +61,22 @@ export async function startSignIn(
   server: OAuthServer | undefined,
   name: string,
   actor: string,
-): Promise<{ authorizationUrl: string } | { authorized: true }> {
+): Promise<{ authorizationUrl: string } | { authorized: true; tokens: HeldTokens | null }> {
   const target = oauthTarget(server, name);
   const state = randomBytes(32).toString("base64url");
-  const provider = new StudioOAuthProvider(deps.store, target, { redirectUrl: redirectUrlFor(deps.baseUrl, name), scope: target.scope, state });
+  const provider = new StudioOAuthProvider(deps.store, target, {
+    redirectUrl: redirectUrlFor(deps.baseUrl, name),
+    scope: target.scope,
+    state,
+    holdTokens: true,
+  });
   let result: Awaited<ReturnType<typeof auth>>;
   try {
     result = await auth(provider, { serverUrl: target.url, scope: target.scope, fetchFn: guardedFetch(deps, target.url) });
   } catch (err) {
     throw new OAuthFlowError("provider", `Could not start signing in to MCP server "${name}": ${describe(err)}`);
   }
-  if (result === "AUTHORIZED") return { authorized: true };
+  if (result === "AUTHORIZED") return { authorized: true, tokens: held(provider) };
   if (!provider.authorizationUrl || !provider.pendingVerifier)
     throw new OAuthFlowError("provider", `The sign-in to MCP server "${name}" did not produce an authorization URL.`);
   await deps.store.createFlow(state, { server: name, url: target.url, verifier: provider.pendingVerifier, actor });
@@ -90,7 +96,13 @@ export interface CallbackParams {
  * issuer (RFC 9207) and exchanges the code with the stored verifier, and the tokens are saved.
  * The authorization server's own error text is not repeated (it is not trusted): only its code.
  */
-export async function finishSignIn(deps: OAuthDeps, server: OAuthServer | undefined, name: string, params: CallbackParams, actor: string): Promise<void> {
+export async function finishSignIn(
+  deps: OAuthDeps,
+  server: OAuthServer | undefined,
+  name: string,
+  params: CallbackParams,
+  actor: string,
+): Promise<HeldTokens | null> {
   if (!params.state) throw new OAuthFlowError("bad_request", "The sign-in callback has no state.");
   const flow = await deps.store.takeFlow(params.state);
   if (!flow || flow.server !== name) throw new OAuthFlowError("bad_request", "This sign-in is unknown, used or expired: start it again with Sign in.");
@@ -106,6 +118,7 @@ export async function finishSignIn(deps: OAuthDeps, server: OAuthServer | undefi
     redirectUrl: redirectUrlFor(deps.baseUrl, name),
     scope: target.scope,
     verifier: flow.verifier,
+    holdTokens: true,
   });
   try {
     await auth(provider, {
@@ -118,7 +131,19 @@ export async function finishSignIn(deps: OAuthDeps, server: OAuthServer | undefi
   } catch (err) {
     throw new OAuthFlowError("provider", `Signing in to MCP server "${name}" failed: ${describe(err)}`);
   }
+  return held(provider);
 }
+
+/**
+ * The tokens a person's sign-in obtained, not stored yet: the caller stores them with the
+ * sign-in's audit entry (`store.in(tx).saveTokens(target, tokens)`).
+ */
+export interface HeldTokens {
+  target: OAuthTarget;
+  tokens: StoredOAuthTokens;
+}
+
+const held = (p: StudioOAuthProvider): HeldTokens | null => (p.heldTokens ? { target: p.target, tokens: p.heldTokens } : null);
 
 /**
  * Forgets the server's tokens (sign-out) and any sign-in in progress; the client registration is

@@ -31,9 +31,14 @@ type Field = "client" | "tokens";
  */
 export class OAuthStore {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly prisma: PrismaClient | Prisma.TransactionClient,
     private readonly box: SecretBox,
   ) {}
+
+  /** The same store inside a transaction (a sign-in's tokens and its audit entry commit together). */
+  in(tx: Prisma.TransactionClient): OAuthStore {
+    return new OAuthStore(tx, this.box);
+  }
 
   async client(t: OAuthTarget): Promise<StoredOAuthClientInformation | undefined> {
     return this.readSealed<StoredOAuthClientInformation>(t, "client");
@@ -69,10 +74,12 @@ export class OAuthStore {
   /** Drops what the server no longer accepts (or everything: sign-out); flows in progress too for "all". */
   async forget(server: string, what: "all" | "client" | "tokens" | "discovery"): Promise<void> {
     if (what === "all") {
-      await this.prisma.$transaction([
-        this.prisma.mcpOAuthCredential.deleteMany({ where: { server } }),
-        this.prisma.mcpOAuthFlow.deleteMany({ where: { server } }),
-      ]);
+      const both = (db: Prisma.TransactionClient) => [
+        db.mcpOAuthCredential.deleteMany({ where: { server } }),
+        db.mcpOAuthFlow.deleteMany({ where: { server } }),
+      ];
+      if ("$transaction" in this.prisma) await this.prisma.$transaction(both(this.prisma));
+      else for (const q of both(this.prisma)) await q;
       return;
     }
     const data: Prisma.McpOAuthCredentialUpdateManyMutationInput =
