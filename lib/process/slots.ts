@@ -1,6 +1,7 @@
 /**
  * What exists once per process, whichever copy of lib/ asks: Next loads lib/ more than once
- * (the proxy, pages, route handlers) and reloads it in dev, and every copy must reach the same
+ * (the proxy, pages, route handlers) and reloads it in dev, the production server's own router
+ * loads its bundle of the hot routes (scripts/fast-routes.ts), and every copy must reach the same
  * database, studio, runs in flight... This module is the only one that touches `globalThis`:
  * one slot per name below, under one registered symbol.
  */
