@@ -39,7 +39,9 @@ await build({
             // not resolvable as an ES import: its file is
           }
           if (resolved && existsSync(resolved) && statSync(resolved).isFile()) return { path: args.path, external: true };
-          return { path: requireFromRoot.resolve(args.path), external: true };
+          // Relative to the bundle, so a build moved with its checkout still finds it.
+          const file = path.relative(path.dirname(FAST_ROUTES_BUNDLE), requireFromRoot.resolve(args.path));
+          return { path: file.startsWith(".") ? file : `./${file}`, external: true };
         });
       },
     },

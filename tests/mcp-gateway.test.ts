@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   Client,
   LOG_LEVEL_META_KEY,
@@ -582,6 +582,27 @@ describe("prompts and resources of the configured servers", () => {
       }
     });
   }
+
+  it("a server with resources but no resources/templates/list offers no templates, and that is no failure", async () => {
+    const plain = new McpManager({ clientInfo: { name: "tool-studio", version: "0.1.0" } });
+    const warn = vi.spyOn(console, "warn");
+    try {
+      // Without --conformance the example server lists resources and has no templates method.
+      await plain.sync([{ name: "plain", transport: "stdio", command: process.execPath, args: [EXAMPLE_SERVER], env: {}, enabled: true, namespace: true }]);
+      await plain.settled(15_000);
+      const client = await connect(makeStudio(plain.source(), plain), "modern");
+      try {
+        expect((await client.listResources()).resources.map((r) => r.uri)).toContain("example://notes/changelog.md");
+        expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
+      } finally {
+        await client.close();
+      }
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("listing from MCP server"))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      await plain.close();
+    }
+  }, 30_000);
 
   for (const era of ["modern", "legacy"] as const) {
     it(`a ${era === "modern" ? "2026-07-28" : "2025-era"} client hears when a server's prompts or resources change (list_changed relayed)`, async () => {

@@ -114,7 +114,14 @@ export async function listResources(view: UpstreamView, signal?: AbortSignal): P
 }
 
 export async function listResourceTemplates(view: UpstreamView, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
-  return gather(upstreams(view, "resources"), (u) => listAll(u, "resources/templates/list", "resourceTemplates", signal));
+  // Templates are optional under the resources capability: a server without the method has none
+  // (as its page says, lib/servers/browse.ts), which is no failure to report.
+  return gather(upstreams(view, "resources"), (u) =>
+    listAll(u, "resources/templates/list", "resourceTemplates", signal).catch((err: unknown) => {
+      if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) return [];
+      throw err;
+    }),
+  );
 }
 
 /** The code earlier revisions used for an unknown resource (2026-07-28: -32602 with `data.uri`). */
