@@ -9,7 +9,6 @@ import * as tools from "../app/api/tools/route";
 import * as mcp from "../app/api/mcp/route";
 
 export { FAST_ROUTES, matchFastRoute } from "../lib/http/fast-path";
-export { getStudio } from "../lib/studio/studio";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 

@@ -49,11 +49,6 @@ for (const route of fast.FAST_ROUTES) {
       throw new Error(`the fast-route bundle has no ${method} handler for ${route.pattern}: rebuild (npm run build)`);
 }
 
-// The studio is booted now, before the first request waits for it. Whichever copy of lib/ asks
-// first makes it (lib/process/slots.ts): in practice Next's, from instrumentation.ts at prepare().
-// A boot that fails (the database not up yet) is tried again by the next request that needs it.
-fast.getStudio().catch((err) => console.error(`[tool-studio] the studio could not start yet (the next request tries again): ${err?.message ?? err}`));
-
 // The headers next.config.mjs sets on every path are set here too. A rule for other paths would be
 // skipped by the fast path without a word, so it stops the start instead.
 const { default: nextConfig } = await import(path.join(root, "next.config.mjs"));
